@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+//
+// Receipt Forge: one module per layer.
+//
+//   BER ─▶ Receipt ─▶ ReceiptVerifier ◀─ BigNum
+//    │        │              │
+//    └────────┴──▶ Forge ◀───┘          (Forge signs with OpenSSL via OpenSSLShim)
+//                    │
+//               ForgeCLI (`forge`)   Bench (`scripts/bench`)   Fuzz* (`scripts/fuzz`)
+//
+// The verifier stack (BER, Receipt, BigNum, ReceiptVerifier) never links OpenSSL;
+// OpenSSL is the forge's signer and the independent oracle in tests, benchmarks
+// and differential fuzzing.
+import PackageDescription
+
+let package = Package(
+    name: "receipt-forge",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .executable(name: "forge", targets: ["ForgeCLI"]),
+        .library(name: "BER", targets: ["BER"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: Layers
+        .target(name: "BER"),
+        .target(name: "BigNum"),
+
+        // MARK: OpenSSL (forge signer + test/bench/fuzz oracle)
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "OpenSSLShim", dependencies: ["COpenSSL"]),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "ForgeCLI",
+            dependencies: [
+                "BER",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim"]),
+
+        // MARK: Tests
+        .testTarget(
+            name: "BERTests",
+            dependencies: [
+                "BER",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
+    ]
+)

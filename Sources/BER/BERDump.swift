@@ -1,0 +1,214 @@
+/// A readable dump of an encoding, in the spirit of `openssl asn1parse -i`: every
+/// element with its offset, depth, header length, length (or indefinite), tag,
+/// constructed/primitive, and the decoded value of primitives. Elements read before
+/// an error are kept, so a dump of bad input shows how far it got and where it broke.
+public struct BERDump: Sendable {
+    public struct Node: Sendable, Hashable {
+        public var offset: Int
+        public var depth: Int
+        public var headerLength: Int
+        /// Contents length; nil for an indefinite length.
+        public var length: Int?
+        public var tag: BERTag
+        /// The decoded value of a primitive (nil for constructed elements).
+        public var value: String?
+        public var children: [Node]
+        /// True when the children were found by parsing an OCTET STRING's contents.
+        public var expandedFromOctetString: Bool
+    }
+
+    public var nodes: [Node] = []
+    public var error: BERError?
+
+    /// Hex shown in text dumps before `…`; JSON always carries every byte.
+    public static let textHexLimit = 48
+
+    /// Dumps every element of `bytes`. With `expandOctetStrings`, an OCTET STRING
+    /// whose contents are themselves a complete encoding is shown with those
+    /// elements beneath it (how a receipt's payload is seen inside its container).
+    public init(_ bytes: [UInt8], rules: BERRules, expandOctetStrings: Bool = false) {
+        var reader = BERReader(bytes, rules: rules)
+        do {
+            try BERDump.walk(&reader, into: &nodes, expand: expandOctetStrings)
+        } catch {
+            self.error = error
+        }
+    }
+
+    private static func walk(_ reader: inout BERReader, into nodes: inout [Node], expand: Bool) throws(BERError) {
+        while !reader.isAtEnd {
+            let element = try reader.readElement()
+            var node = Node(offset: element.offset, depth: element.depth - 1, headerLength: element.headerLength,
+                            length: element.isIndefiniteLength ? nil : element.contents.count,
+                            tag: element.tag, value: nil, children: [], expandedFromOctetString: false)
+            if element.tag.isConstructed {
+                var children: [Node] = []
+                var inner = try element.contentsReader()
+                do {
+                    try walk(&inner, into: &children, expand: expand)
+                } catch {
+                    node.children = children
+                    nodes.append(node)
+                    throw error
+                }
+                node.children = children
+            } else {
+                node.value = describeValue(element)
+                if expand && element.tag == .octetString && !element.contents.isEmpty {
+                    var trial = BERReader(element.contents, rules: reader.rules, depth: element.depth)
+                    var children: [Node] = []
+                    if (try? walk(&trial, into: &children, expand: expand)) != nil {
+                        node.children = children
+                        node.expandedFromOctetString = true
+                        node.value = nil
+                    }
+                }
+            }
+            nodes.append(node)
+        }
+    }
+
+    /// The decoded value of a primitive element, or hex where it has no decoding
+    /// or its contents are invalid for the type.
+    static func describeValue(_ element: BERElement) -> String {
+        let tag = element.tag
+        var reader = BERReader(element.encodedBytes, rules: element.rules, depth: element.depth - 1)
+        if tag.tagClass == .universal {
+            switch tag.number {
+            case 1: if let v = try? reader.readBoolean() { return v ? "TRUE" : "FALSE" }
+            case 2, 10:
+                if let v = try? element.int64Value() { return String(v) }
+                if let bytes = try? element.integerContents() { return "0x" + hex(bytes) }
+            case 5: if (try? reader.readNull()) != nil { return "" }
+            case 6:
+                if let oid = try? reader.readObjectIdentifier() {
+                    return oid.shortName.map { "\(oid) (\($0))" } ?? oid.description
+                }
+            case 3:
+                if let bits = try? reader.readBitString() {
+                    return "unused bits \(bits.unusedBits): " + hex(bits.bytes)
+                }
+            case 12: if let v = try? reader.readUTF8String() { return quoted(v) }
+            case 19: if let v = try? reader.readPrintableString() { return quoted(v) }
+            case 22, 26: if let v = try? reader.readIA5String(tag: tag) { return quoted(v) }
+            case 23:
+                if let v = try? reader.readUTCTime() {
+                    return String(decoding: element.contents, as: UTF8.self) + " (\(v))"
+                }
+            case 24:
+                if let v = try? reader.readGeneralizedTime() {
+                    return String(decoding: element.contents, as: UTF8.self) + " (\(v))"
+                }
+            default: break
+            }
+        }
+        return hex(element.contents)
+    }
+
+    static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
+        let digits: [Character] = Array("0123456789ABCDEF")
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return text
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let h = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Rendering
+
+    /// One line per element, indented by depth (the error, if any, is not part of it).
+    public var text: String {
+        var lines: [String] = []
+        func emit(_ node: Node) {
+            let offset = String(node.offset)
+            let length = node.length.map(String.init) ?? "indefinite"
+            var line = String(repeating: " ", count: max(0, 6 - offset.count)) + offset
+            line += ":d=\(node.depth) hl=\(node.headerLength) l=" + String(repeating: " ", count: max(0, 5 - length.count)) + length
+            line += node.tag.isConstructed ? " cons: " : " prim: "
+            line += String(repeating: " ", count: node.depth) + BERDump.tagLabel(node.tag)
+            if var value = node.value {
+                if value.count > BERDump.textHexLimit * 2 && node.tag != .utf8String {
+                    value = String(value.prefix(BERDump.textHexLimit * 2)) + "… (\(node.length ?? 0) bytes)"
+                }
+                line += String(repeating: " ", count: max(1, 60 - line.count)) + ":" + value
+            }
+            if node.expandedFromOctetString { line += "  (contents parsed below)" }
+            lines.append(line)
+            node.children.forEach(emit)
+        }
+        nodes.forEach(emit)
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `universal 16 SEQUENCE`, `context 0`, `application 3`, `private 7`.
+    static func tagLabel(_ tag: BERTag) -> String {
+        switch tag.tagClass {
+        case .universal: return "universal \(tag.number)" + (tag.universalName.map { " \($0)" } ?? "")
+        case .application: return "application \(tag.number)"
+        case .contextSpecific: return "context \(tag.number)"
+        case .private: return "private \(tag.number)"
+        }
+    }
+
+    /// The machine form: `{"elements": [...], "error": null | {...}}`, every element
+    /// an object with offset, depth, headerLength, length (null = indefinite),
+    /// class, number, name, constructed, value (primitives) and children.
+    public var json: String {
+        func object(_ node: Node) -> String {
+            var fields: [String] = [
+                "\"offset\":\(node.offset)",
+                "\"depth\":\(node.depth)",
+                "\"headerLength\":\(node.headerLength)",
+                "\"length\":" + (node.length.map(String.init) ?? "null"),
+                "\"indefinite\":\(node.length == nil)",
+                "\"class\":\"\(BERDump.className(node.tag.tagClass))\"",
+                "\"number\":\(node.tag.number)",
+                "\"name\":" + BERDump.quoted(node.tag.description),
+                "\"constructed\":\(node.tag.isConstructed)",
+            ]
+            if let value = node.value { fields.append("\"value\":" + BERDump.quoted(value)) }
+            if !node.children.isEmpty || node.tag.isConstructed {
+                fields.append("\"children\":[" + node.children.map(object).joined(separator: ",") + "]")
+            }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        var errorJSON = "null"
+        if let error {
+            errorJSON = "{\"code\":\"\(error.code.rawValue)\",\"offset\":\(error.offset),"
+                + "\"path\":" + BERDump.quoted(error.pathDescription) + ",\"reason\":" + BERDump.quoted(error.reason) + "}"
+        }
+        return "{\"elements\":[" + nodes.map(object).joined(separator: ",") + "],\"error\":" + errorJSON + "}\n"
+    }
+
+    static func className(_ tagClass: BERTag.TagClass) -> String {
+        switch tagClass {
+        case .universal: return "universal"
+        case .application: return "application"
+        case .contextSpecific: return "context"
+        case .private: return "private"
+        }
+    }
+}

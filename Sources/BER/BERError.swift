@@ -1,0 +1,170 @@
+/// A decoding failure: what went wrong (`code`), where (`offset`, a byte index into
+/// the buffer that was parsed, and `path`, the schema fields being read), and a
+/// human-readable `reason`.
+///
+/// Errors compare equal by `code` only, so tests can match `.truncated` without
+/// depending on offsets or wording; assert `offset` separately where it matters.
+public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        /// The input ends inside an identifier or length.
+        case truncated
+        /// A definite length runs past the end of the enclosing element or input.
+        case lengthExceedsInput
+        /// More than `BERRules.maximumLengthOctets` length octets, or the reserved 0xFF.
+        case lengthTooLong
+        /// The length does not fit in a (non-negative) `Int`.
+        case lengthOverflow
+        /// DER: a length encoded in more octets than needed.
+        case nonMinimalLength
+        /// DER: an indefinite length.
+        case indefiniteLengthNotAllowed
+        /// An indefinite length on a primitive element (invalid in BER too).
+        case indefiniteLengthOnPrimitive
+        /// An indefinite-length element whose end-of-contents marker never comes.
+        case missingEndOfContents
+        /// An end-of-contents marker where an element was expected (top level, or
+        /// inside a definite-length element).
+        case unexpectedEndOfContents
+        /// Tag [UNIVERSAL 0] that is not exactly `00 00`.
+        case invalidEndOfContents
+        /// A tag number above 2^32-1.
+        case tagNumberTooLarge
+        /// A tag number in high-tag form that is not minimal (leading 0x80 octet, or
+        /// a number below 31).
+        case nonMinimalTag
+        /// Nesting deeper than `BERRules.maximumDepth`.
+        case depthLimitExceeded
+        /// Bytes left over after the last element of a container or of the input.
+        case trailingData
+        /// An element other than the one the schema expects (or none at all).
+        case unexpectedTag
+        /// DER: a constructed string type (OCTET STRING, BIT STRING, character string).
+        case constructedStringNotAllowed
+        /// A BOOLEAN whose contents are not one octet (DER: not 00 or FF).
+        case invalidBoolean
+        /// An INTEGER with no contents octets.
+        case emptyInteger
+        /// DER: an INTEGER with redundant leading 00 or FF octets.
+        case nonMinimalInteger
+        /// An INTEGER too large for the requested Swift type.
+        case integerOverflow
+        /// A malformed OBJECT IDENTIFIER.
+        case invalidObjectIdentifier
+        /// A character string whose bytes are not valid for its type.
+        case invalidString
+        /// A malformed UTCTime or GeneralizedTime.
+        case invalidTime
+        /// A malformed BIT STRING.
+        case invalidBitString
+        /// A NULL with contents.
+        case invalidNull
+        /// `BERRules.requireSortedSets`: a SET OF not in DER order.
+        case setNotSorted
+        /// A primitive element where a constructed one is required, or vice versa.
+        case invalidConstruction
+    }
+
+    public var code: Code
+    /// Byte index, into the buffer handed to the parser, of the element or octet at fault.
+    public var offset: Int
+    /// Schema path of the element being read, outermost first (e.g. `["signedData",
+    /// "certificates[1]", "tbsCertificate"]`); empty where the caller named nothing.
+    public var path: [String]
+    public var reason: String
+
+    public init(_ code: Code, at offset: Int, _ reason: String, path: [String] = []) {
+        self.code = code
+        self.offset = offset
+        self.reason = reason
+        self.path = path
+    }
+
+    /// The path joined with dots, or an empty string.
+    public var pathDescription: String {
+        var text = ""
+        for component in path {
+            if !text.isEmpty && !component.hasPrefix("[") { text += "." }
+            text += component
+        }
+        return text
+    }
+
+    public var description: String {
+        let place = path.isEmpty ? "" : " in \(pathDescription)"
+        return "\(code.rawValue) at byte \(offset)\(place): \(reason)"
+    }
+
+    public static func == (lhs: BERError, rhs: BERError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+/// Runs `body`, prefixing `component` to the path of any `BERError` it throws. Costs
+/// nothing when nothing is thrown: the path is built while the error unwinds.
+@inlinable
+public func withBERPath<T>(
+    _ component: @autoclosure () -> String,
+    _ body: () throws(BERError) -> T
+) throws(BERError) -> T {
+    do {
+        return try body()
+    } catch {
+        var error = error
+        error.path.insert(component(), at: 0)
+        throw error
+    }
+}
+
+// MARK: Cold constructors
+//
+// The reader's hot paths throw through these so that building the message (string
+// interpolation) stays out of the inlined code.
+extension BERError {
+    @usableFromInline @inline(never)
+    static func shortRead(_ code: Code, at offset: Int, needed: Int, available: Int) -> BERError {
+        BERError(code, at: offset, "needs \(needed) bytes, \(available) left")
+    }
+
+    @usableFromInline @inline(never)
+    static func invalidLength(_ code: Code, at offset: Int, tag: BERTag, octets: Int, value: UInt64) -> BERError {
+        switch code {
+        case .indefiniteLengthOnPrimitive:
+            return BERError(code, at: offset, "\(tag) is primitive and cannot have an indefinite length")
+        case .indefiniteLengthNotAllowed:
+            return BERError(code, at: offset, "DER requires definite lengths")
+        case .lengthTooLong:
+            return BERError(code, at: offset, octets == 0x7F ? "length octet 0xFF is reserved"
+                                                             : "\(octets) length octets (at most \(BERRules.maximumLengthOctets))")
+        case .lengthOverflow:
+            return BERError(code, at: offset, "length \(value) does not fit in Int")
+        default:
+            return BERError(code, at: offset, "length \(value) of \(tag) encoded in \(octets) octets, more than needed")
+        }
+    }
+
+    @usableFromInline @inline(never)
+    static func invalidTag(_ code: Code, at offset: Int, value: UInt64?) -> BERError {
+        switch (code, value) {
+        case (.tagNumberTooLarge, _): return BERError(code, at: offset, "tag number exceeds 2^32-1")
+        case (_, let value?): return BERError(code, at: offset, "tag number \(value) must use the low-tag form")
+        default: return BERError(code, at: offset, "tag number has a leading zero digit")
+        }
+    }
+
+    @usableFromInline @inline(never)
+    static func tooDeep(at offset: Int, limit: Int) -> BERError {
+        BERError(.depthLimitExceeded, at: offset, "nesting deeper than \(limit)")
+    }
+
+    @usableFromInline @inline(never)
+    static func misplacedEndOfContents(_ header: BERReader.Header, at offset: Int) -> BERError {
+        if header.tag.isConstructed || header.length != 0 {
+            return BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
+        }
+        return BERError(.unexpectedEndOfContents, at: offset, "end-of-contents outside an indefinite-length element")
+    }
+
+    @usableFromInline @inline(never)
+    static func contentsPastEnd(_ tag: BERTag, at offset: Int, length: Int, available: Int) -> BERError {
+        BERError(.lengthExceedsInput, at: offset, "\(tag) declares \(length) contents bytes, \(available) available")
+    }
+}

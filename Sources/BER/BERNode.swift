@@ -1,0 +1,147 @@
+/// The logical tree of an encoding: tags and values, with where each node came from
+/// kept beside it. Two encodings of the same value (indefinite versus definite
+/// lengths, long versus short length forms) give equal trees; constructed strings
+/// do too when parsed with `concatenatingStrings`.
+public struct BERNode: Hashable, Sendable {
+    public enum Value: Hashable, Sendable {
+        case primitive(ArraySlice<UInt8>)
+        case constructed([BERNode])
+    }
+
+    /// Where a node was in its input. Not part of equality.
+    public struct Source: Hashable, Sendable {
+        public var offset: Int
+        public var headerLength: Int
+        /// Contents length; nil for an indefinite length.
+        public var length: Int?
+        public var depth: Int
+    }
+
+    public var tag: BERTag
+    public var value: Value
+    public var source: Source?
+
+    public init(tag: BERTag, value: Value, source: Source? = nil) {
+        self.tag = tag
+        self.value = value
+        self.source = source
+    }
+
+    public static func == (lhs: BERNode, rhs: BERNode) -> Bool {
+        lhs.tag == rhs.tag && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tag)
+        hasher.combine(value)
+    }
+
+    public var children: [BERNode] {
+        if case .constructed(let children) = value { return children }
+        return []
+    }
+
+    // MARK: Parsing
+
+    /// Parses exactly one element filling `bytes`. Recursion is bounded by
+    /// `rules.maximumDepth`. With `concatenatingStrings`, a constructed string
+    /// becomes one primitive node holding its concatenated segments.
+    public static func parse(_ bytes: [UInt8], rules: BERRules, concatenatingStrings: Bool = false) throws(BERError) -> BERNode {
+        var reader = BERReader(bytes, rules: rules)
+        let node = try parse(&reader, concatenatingStrings: concatenatingStrings)
+        try reader.finish()
+        return node
+    }
+
+    /// Parses every element of `bytes`, one after another.
+    public static func parseAll(_ bytes: [UInt8], rules: BERRules, concatenatingStrings: Bool = false) throws(BERError) -> [BERNode] {
+        var reader = BERReader(bytes, rules: rules)
+        var nodes: [BERNode] = []
+        while !reader.isAtEnd {
+            nodes.append(try parse(&reader, concatenatingStrings: concatenatingStrings))
+        }
+        return nodes
+    }
+
+    /// Parses the next element of `reader` into a tree.
+    public static func parse(_ reader: inout BERReader, concatenatingStrings: Bool = false) throws(BERError) -> BERNode {
+        let element = try reader.readElement()
+        return try BERNode(element, concatenatingStrings: concatenatingStrings)
+    }
+
+    /// The tree under an element already read.
+    public init(_ element: BERElement, concatenatingStrings: Bool = false) throws(BERError) {
+        let source = Source(offset: element.offset, headerLength: element.headerLength,
+                            length: element.isIndefiniteLength ? nil : element.contents.count,
+                            depth: element.depth)
+        if element.tag.isConstructed && element.tag.isStringType && !element.rules.allowsConstructedStrings {
+            throw BERError(.constructedStringNotAllowed, at: element.offset, "DER forbids constructed \(element.tag)")
+        }
+        if element.tag.isConstructed && element.tag.isStringType && concatenatingStrings {
+            let bytes = try element.stringValue(segmentTag: element.tag.constructed(false))
+            self.init(tag: element.tag.constructed(false), value: .primitive(bytes), source: source)
+            return
+        }
+        guard element.tag.isConstructed else {
+            try element.checkPrimitiveContents()
+            self.init(tag: element.tag, value: .primitive(element.contents), source: source)
+            return
+        }
+        if element.rules.requireSortedSets && element.tag == .set {
+            try element.checkSetOrder()
+        }
+        var reader = try element.contentsReader()
+        var children: [BERNode] = []
+        while !reader.isAtEnd {
+            children.append(try BERNode.parse(&reader, concatenatingStrings: concatenatingStrings))
+        }
+        self.init(tag: element.tag, value: .constructed(children), source: source)
+    }
+
+    // MARK: Encoding
+
+    /// The encoding of this tree with `writer`'s length forms (DER by default).
+    public func encode(into writer: inout BERWriter) {
+        switch value {
+        case .primitive(let contents):
+            writer.appendPrimitive(tag, contents: contents)
+        case .constructed(let children):
+            writer.appendConstructed(tag) { inner in
+                for child in children { child.encode(into: &inner) }
+            }
+        }
+    }
+
+    /// The DER encoding of this tree (SET elements kept in tree order).
+    public var derEncoded: [UInt8] {
+        var writer = BERWriter()
+        encode(into: &writer)
+        return writer.bytes
+    }
+}
+
+extension BERElement {
+    /// The checks a rule set makes on the contents of primitive universal types
+    /// when an element is read generically (the tree parser): INTEGER, BOOLEAN,
+    /// NULL and OBJECT IDENTIFIER. Typed readers make the same checks.
+    public func checkPrimitiveContents() throws(BERError) {
+        guard tag.tagClass == .universal, !tag.isConstructed else { return }
+        switch tag.number {
+        case 1:
+            guard contents.count == 1 else {
+                throw BERError(.invalidBoolean, at: offset, "BOOLEAN must have one contents octet")
+            }
+            if !rules.allowsNonCanonicalBoolean && contents.first != 0 && contents.first != 0xFF {
+                throw BERError(.invalidBoolean, at: offset, "DER BOOLEAN must be 00 or FF")
+            }
+        case 2, 10:
+            _ = try integerContents()
+        case 5:
+            guard contents.isEmpty else { throw BERError(.invalidNull, at: offset, "NULL must be empty") }
+        case 6:
+            _ = try OID(contents: contents, offset: offset)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,464 @@
+/// A cursor over BER/DER bytes, in the style of Go's `cryptobyte.String` and
+/// BoringSSL's `CBS`: every byte is consumed through one bounds-checked primitive,
+/// `read(_:failing:)`; identifiers, lengths, elements and typed values are built on
+/// it. The reader never copies: every slice it hands out shares the caller's
+/// storage and keeps its indices, so `slice.startIndex` is the byte offset in the
+/// input.
+///
+/// The reader never recurses on its own. The caller's code, mirroring the ASN.1
+/// module, decides how deep to go (`readConstructed`, which narrows this same
+/// reader to the element's contents and back, so descending costs no reference
+/// counting); the only input-driven walk, finding the end of an indefinite-length
+/// element, is an iterative scan capped by `BERRules.maximumDepth`.
+///
+/// After a reader throws, its position is unspecified: callers stop using it.
+public struct BERReader: Sendable {
+    /// The buffer; `position..<limit` is what this reader may still read.
+    @usableFromInline let storage: ArraySlice<UInt8>
+    @usableFromInline var position: Int
+    @usableFromInline var limit: Int
+    @usableFromInline var currentDepth: Int
+    public let rules: BERRules
+
+    /// Depth of the element whose contents this reader walks (0 at the top level).
+    @inlinable public var depth: Int { currentDepth }
+
+    @inlinable
+    public init(_ bytes: ArraySlice<UInt8>, rules: BERRules, depth: Int = 0) {
+        self.storage = bytes
+        self.position = bytes.startIndex
+        self.limit = bytes.endIndex
+        self.rules = rules
+        self.currentDepth = depth
+    }
+
+    @inlinable
+    public init(_ bytes: [UInt8], rules: BERRules) {
+        self.init(bytes[...], rules: rules)
+    }
+
+    @inlinable
+    init(storage: ArraySlice<UInt8>, range: Range<Int>, rules: BERRules, depth: Int) {
+        self.storage = storage
+        self.position = range.lowerBound
+        self.limit = range.upperBound
+        self.rules = rules
+        self.currentDepth = depth
+    }
+
+    /// The bytes not yet read.
+    @inlinable public var bytes: ArraySlice<UInt8> { storage[position..<limit] }
+    @inlinable public var isAtEnd: Bool { position == limit }
+    /// Byte offset of the next unread byte.
+    @inlinable public var offset: Int { position }
+
+    /// The input bytes at `range` (indices as in `BERExtent`), without copying.
+    @inlinable
+    public func bytes(in range: Range<Int>) -> ArraySlice<UInt8> { storage[range] }
+
+    // MARK: The one bounds-checked primitive
+
+    /// Consumes `count` bytes, or throws `code` at the current offset if fewer remain.
+    /// Returns their indices; no slice is made, so the hot path does no reference
+    /// counting (`bytes(in:)` makes the slice when a caller wants one).
+    @inlinable @inline(__always)
+    mutating func read(_ count: Int, failing code: BERError.Code) throws(BERError) -> Range<Int> {
+        let available = limit &- position
+        guard count >= 0, count <= available else {
+            throw BERError.shortRead(code, at: position, needed: count, available: available)
+        }
+        let start = position
+        position = start &+ count
+        return start..<position
+    }
+
+    @inlinable @inline(__always)
+    mutating func readByte(failing code: BERError.Code = .truncated) throws(BERError) -> UInt8 {
+        storage[try read(1, failing: code).lowerBound]
+    }
+
+    // MARK: Identifier and length
+
+    /// An identifier and length, decoded. `length == nil` means indefinite.
+    public struct Header: Hashable, Sendable {
+        public var tag: BERTag
+        public var length: Int?
+        public var offset: Int
+        public var headerLength: Int
+
+        @inlinable
+        init(tag: BERTag, length: Int?, offset: Int, headerLength: Int) {
+            self.tag = tag
+            self.length = length
+            self.offset = offset
+            self.headerLength = headerLength
+        }
+    }
+
+    /// Reads an identifier and a length and applies every rule that concerns them.
+    @inlinable @inline(__always)
+    public mutating func readHeader() throws(BERError) -> Header {
+        let start = position
+        // Every header has at least two octets. Fast path for the common case: a
+        // low tag number and a short definite length, decoded from those two.
+        let pair = try read(2, failing: .truncated)
+        let identifier = storage[pair.lowerBound]
+        let lengthOctet = storage[pair.upperBound &- 1]
+        if identifier & 0x1F != 0x1F && lengthOctet < 0x80 {
+            let tag = BERTag(BERTag.TagClass(topBits: identifier), UInt32(identifier & 0x1F),
+                             constructed: identifier & 0x20 != 0)
+            return Header(tag: tag, length: Int(lengthOctet), offset: start, headerLength: 2)
+        }
+        position = start
+        let tag = try readIdentifier()
+        let lengthOffset = position
+        let first = try readByte()
+        var length: Int?
+        if first < 0x80 {
+            length = Int(first)
+        } else if first == 0x80 {
+            guard tag.isConstructed else {
+                throw BERError.invalidLength(.indefiniteLengthOnPrimitive, at: lengthOffset, tag: tag, octets: 0, value: 0)
+            }
+            guard rules.allowsIndefiniteLengths else {
+                throw BERError.invalidLength(.indefiniteLengthNotAllowed, at: lengthOffset, tag: tag, octets: 0, value: 0)
+            }
+            length = nil
+        } else {
+            let count = Int(first & 0x7F)
+            guard count <= BERRules.maximumLengthOctets else {
+                throw BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
+            }
+            let octets = try read(count, failing: .truncated)
+            var value: UInt64 = 0
+            for index in octets { value = value << 8 | UInt64(storage[index]) }
+            guard value <= UInt64(Int.max) else {
+                throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
+            }
+            let exact = Int(truncatingIfNeeded: value)
+            if !rules.allowsNonMinimalLengths && (storage[octets.lowerBound] == 0 || exact < 0x80) {
+                throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
+            }
+            length = exact
+        }
+        return Header(tag: tag, length: length, offset: start, headerLength: position - start)
+    }
+
+    @inlinable @inline(__always)
+    mutating func readIdentifier() throws(BERError) -> BERTag {
+        let start = position
+        let first = try readByte()
+        let tagClass = BERTag.TagClass(topBits: first)
+        let constructed = first & 0x20 != 0
+        var number = UInt32(first & 0x1F)
+        if number == 0x1F {
+            // High-tag-number form: base-128 digits, most significant first.
+            var value: UInt64 = 0
+            var digits = 0
+            while true {
+                let octet = try readByte()
+                if digits == 0 && octet == 0x80 {
+                    throw BERError.invalidTag(.nonMinimalTag, at: start, value: nil)
+                }
+                value = value << 7 | UInt64(octet & 0x7F)
+                digits += 1
+                guard value <= UInt64(UInt32.max), digits <= 5 else {
+                    throw BERError.invalidTag(.tagNumberTooLarge, at: start, value: nil)
+                }
+                if octet & 0x80 == 0 { break }
+            }
+            guard value >= 0x1F else {
+                throw BERError.invalidTag(.nonMinimalTag, at: start, value: value)
+            }
+            number = UInt32(value)
+        }
+        return BERTag(tagClass, number, constructed: constructed)
+    }
+
+    // MARK: Elements
+
+    /// Reads the next element whatever its tag: header, contents and, for an
+    /// indefinite length, everything up to and including the matching end-of-contents.
+    /// Returns where it lies; no slice is made.
+    @inlinable @inline(__always)
+    public mutating func readExtent() throws(BERError) -> BERExtent {
+        let start = position
+        let elementDepth = depth &+ 1
+        if elementDepth > rules.maximumDepth {
+            throw BERError.tooDeep(at: start, limit: rules.maximumDepth)
+        }
+        let header = try readHeader()
+        if header.tag.tagClass == .universal && header.tag.number == 0 {
+            throw BERError.misplacedEndOfContents(header, at: start)
+        }
+        let contents: Range<Int>
+        if let length = header.length {
+            guard length <= limit &- position else {
+                throw BERError.contentsPastEnd(header.tag, at: start, length: length, available: limit &- position)
+            }
+            contents = try read(length, failing: .lengthExceedsInput)
+        } else {
+            contents = try readIndefiniteContents(elementStart: start, elementDepth: elementDepth)
+        }
+        return BERExtent(tag: header.tag, offset: start, contentsRange: contents, end: position, depth: elementDepth)
+    }
+
+    /// Reads the next element whatever its tag (see `readExtent`), with its bytes.
+    @inlinable
+    public mutating func readElement() throws(BERError) -> BERElement {
+        BERElement(try readExtent(), storage: storage, rules: rules)
+    }
+
+    /// Scans forward to the end-of-contents that closes an indefinite-length element
+    /// whose header was just read; returns the contents (without the marker) and
+    /// leaves the reader after the marker. Iterative: nested indefinite elements only
+    /// raise a counter, capped by `maximumDepth`.
+    @usableFromInline
+    mutating func readIndefiniteContents(elementStart: Int, elementDepth: Int) throws(BERError) -> Range<Int> {
+        let contentsStart = position
+        var open = 1
+        var contentsEnd = contentsStart
+        while open > 0 {
+            if isAtEnd {
+                throw BERError(.missingEndOfContents, at: elementStart,
+                               "indefinite-length element has no end-of-contents marker")
+            }
+            let markerStart = position
+            let header = try readHeader()
+            if header.tag.tagClass == .universal && header.tag.number == 0 {
+                if header.tag.isConstructed || header.length != 0 {
+                    throw BERError(.invalidEndOfContents, at: markerStart,
+                                   "end-of-contents must be exactly 00 00")
+                }
+                open -= 1
+                contentsEnd = markerStart
+            } else if let length = header.length {
+                guard length <= limit &- position else {
+                    throw BERError.contentsPastEnd(header.tag, at: markerStart, length: length, available: limit &- position)
+                }
+                _ = try read(length, failing: .lengthExceedsInput)
+            } else {
+                open += 1
+                if elementDepth + open - 1 > rules.maximumDepth {
+                    throw BERError.tooDeep(at: markerStart, limit: rules.maximumDepth)
+                }
+            }
+        }
+        return contentsStart..<contentsEnd
+    }
+
+    /// The tag of the next element, without consuming anything; nil at the end.
+    @inlinable
+    public func peekTag() throws(BERError) -> BERTag? {
+        if isAtEnd { return nil }
+        var copy = self
+        return try copy.readIdentifier()
+    }
+
+    /// Reads the next element and checks its tag.
+    @inlinable
+    public mutating func readExtent(_ tag: BERTag) throws(BERError) -> BERExtent {
+        let start = position
+        guard let next = try peekTag() else {
+            throw BERError(.unexpectedTag, at: start, "expected \(tag), found the end of the contents")
+        }
+        guard next == tag else {
+            throw BERError(.unexpectedTag, at: start, "expected \(tag), found \(next)")
+        }
+        return try readExtent()
+    }
+
+    /// Reads the next element, with its bytes, and checks its tag.
+    @inlinable
+    public mutating func readElement(_ tag: BERTag) throws(BERError) -> BERElement {
+        BERElement(try readExtent(tag), storage: storage, rules: rules)
+    }
+
+    /// Reads the next element if it has `tag`; otherwise consumes nothing.
+    @inlinable
+    public mutating func readOptionalElement(_ tag: BERTag) throws(BERError) -> BERElement? {
+        guard try peekTag() == tag else { return nil }
+        return try readElement()
+    }
+
+    /// Walks the contents of a constructed element already read with `body`, which
+    /// must consume them all, then continues after the element. The reader is
+    /// narrowed in place, so this costs no copy and no reference counting.
+    @inlinable
+    public mutating func withContents<T>(
+        of extent: BERExtent,
+        _ body: (inout BERReader) throws(BERError) -> T
+    ) throws(BERError) -> T {
+        guard extent.tag.isConstructed else {
+            throw BERError(.invalidConstruction, at: extent.offset,
+                           "\(extent.tag) is primitive, a constructed element was expected")
+        }
+        let savedLimit = limit
+        let savedDepth = currentDepth
+        position = extent.contentsRange.lowerBound
+        limit = extent.contentsRange.upperBound
+        currentDepth = extent.depth
+        let value = try body(&self)
+        try finish()
+        position = extent.end
+        limit = savedLimit
+        currentDepth = savedDepth
+        return value
+    }
+
+    /// Reads a constructed element with `tag` and hands its contents to `body`, which
+    /// must consume them all.
+    @inlinable
+    public mutating func readConstructed<T>(
+        _ tag: BERTag,
+        _ body: (inout BERReader) throws(BERError) -> T
+    ) throws(BERError) -> T {
+        let extent = try readExtent(tag)
+        return try withContents(of: extent, body)
+    }
+
+    @inlinable
+    public mutating func readSequence<T>(_ body: (inout BERReader) throws(BERError) -> T) throws(BERError) -> T {
+        try readConstructed(.sequence, body)
+    }
+
+    /// Reads a SET (or SET OF) and hands its contents to `body`. With
+    /// `rules.requireSortedSets`, the elements must be in DER order.
+    @inlinable
+    public mutating func readSet<T>(
+        _ tag: BERTag = .set,
+        _ body: (inout BERReader) throws(BERError) -> T
+    ) throws(BERError) -> T {
+        let extent = try readExtent(tag)
+        if rules.requireSortedSets {
+            try BERElement(extent, storage: storage, rules: rules).checkSetOrder()
+        }
+        return try withContents(of: extent, body)
+    }
+
+    /// Calls `body` with each remaining element until the end.
+    @inlinable
+    public mutating func forEachElement(_ body: (BERElement) throws(BERError) -> Void) throws(BERError) {
+        while !isAtEnd {
+            try body(try readElement())
+        }
+    }
+
+    /// Throws `trailingData` unless every byte has been read.
+    @inlinable
+    public func finish() throws(BERError) {
+        guard isAtEnd else {
+            throw BERError(.trailingData, at: position, "\(limit - position) unexpected bytes after the last element")
+        }
+    }
+}
+
+/// Where an element lies in the input: its tag, the byte offset of its identifier,
+/// its contents and its end, all as indices into the buffer that was parsed. Plain
+/// integers, so walking with extents does no reference counting.
+public struct BERExtent: Hashable, Sendable {
+    public let tag: BERTag
+    /// Byte offset of the identifier octet in the input.
+    public let offset: Int
+    /// Indices of the contents octets (without the end-of-contents marker).
+    public let contentsRange: Range<Int>
+    /// Index just past the element (past its end-of-contents marker, if any).
+    public let end: Int
+    /// 1 for a top-level element, 2 for its children, and so on.
+    public let depth: Int
+
+    @inlinable
+    init(tag: BERTag, offset: Int, contentsRange: Range<Int>, end: Int, depth: Int) {
+        self.tag = tag
+        self.offset = offset
+        self.contentsRange = contentsRange
+        self.end = end
+        self.depth = depth
+    }
+
+    @inlinable public var isIndefiniteLength: Bool { end != contentsRange.upperBound }
+    /// Identifier plus length octets.
+    @inlinable public var headerLength: Int { contentsRange.lowerBound - offset }
+    /// The whole encoding's indices.
+    @inlinable public var encodedRange: Range<Int> { offset..<end }
+}
+
+/// One element as read: its tag and where it lies. `encodedBytes` and `contents`
+/// are slices of the input (no copy).
+public struct BERElement: Sendable {
+    public let tag: BERTag
+    @usableFromInline let storage: ArraySlice<UInt8>
+    /// Byte offset of the identifier octet in the input.
+    public let offset: Int
+    /// Indices of the contents octets (without the end-of-contents marker).
+    public let contentsRange: Range<Int>
+    /// Index just past the element (past its end-of-contents marker, if any).
+    public let end: Int
+    /// 1 for a top-level element, 2 for its children, and so on.
+    public let depth: Int
+    public let rules: BERRules
+
+    @inlinable
+    init(_ extent: BERExtent, storage: ArraySlice<UInt8>, rules: BERRules) {
+        self.tag = extent.tag
+        self.storage = storage
+        self.offset = extent.offset
+        self.contentsRange = extent.contentsRange
+        self.end = extent.end
+        self.depth = extent.depth
+        self.rules = rules
+    }
+
+    /// Where this element lies.
+    @inlinable
+    public var extent: BERExtent {
+        BERExtent(tag: tag, offset: offset, contentsRange: contentsRange, end: end, depth: depth)
+    }
+
+    /// The whole encoding: identifier, length, contents and, for an indefinite
+    /// length, the end-of-contents marker. What signatures are computed over.
+    @inlinable public var encodedBytes: ArraySlice<UInt8> { storage[offset..<end] }
+    /// The contents octets (without the end-of-contents marker).
+    @inlinable public var contents: ArraySlice<UInt8> { storage[contentsRange] }
+    @inlinable public var isIndefiniteLength: Bool { end != contentsRange.upperBound }
+    /// Identifier plus length octets.
+    @inlinable public var headerLength: Int { contentsRange.lowerBound - offset }
+
+    /// A reader over the children of a constructed element.
+    @inlinable
+    public func contentsReader() throws(BERError) -> BERReader {
+        guard tag.isConstructed else {
+            throw BERError(.invalidConstruction, at: offset, "\(tag) is primitive, a constructed element was expected")
+        }
+        return BERReader(storage: storage, range: contentsRange, rules: rules, depth: depth)
+    }
+
+    /// Throws `setNotSorted` unless the children are in DER SET OF order.
+    public func checkSetOrder() throws(BERError) {
+        var reader = try contentsReader()
+        var previous: ArraySlice<UInt8>?
+        while !reader.isAtEnd {
+            let child = try reader.readElement()
+            if let previous, derSetOrder(child.encodedBytes, previous) {
+                throw BERError(.setNotSorted, at: child.offset, "SET OF elements are not in ascending DER order")
+            }
+            previous = child.encodedBytes
+        }
+    }
+}
+
+/// X.690 11.6: SET OF elements are ordered as octet strings, the shorter one padded
+/// with trailing zero octets. True if `a` sorts strictly before `b`.
+@inlinable
+public func derSetOrder<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+    var i = a.makeIterator()
+    var j = b.makeIterator()
+    while true {
+        let x = i.next()
+        let y = j.next()
+        if x == nil && y == nil { return false }
+        let xv = x ?? 0
+        let yv = y ?? 0
+        if xv != yv { return xv < yv }
+    }
+}

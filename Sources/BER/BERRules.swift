@@ -1,0 +1,44 @@
+/// Which encoding rules a parser enforces. Each rule that `ber` relaxes is named, so
+/// a reader of the parser sees one check per rule instead of scattered branches.
+public struct BERRules: Hashable, Sendable {
+    public enum Mode: String, Hashable, Sendable, CaseIterable {
+        /// Basic Encoding Rules, as real receipts need: indefinite lengths (with a
+        /// mandatory end-of-contents marker), non-minimal length octets, constructed
+        /// (segmented) strings, any non-zero BOOLEAN, unpadded-or-padded INTEGERs.
+        case ber
+        /// Distinguished Encoding Rules: minimal definite lengths, primitive strings,
+        /// BOOLEAN 00/FF, minimal INTEGERs; SET OF order checked only on request.
+        case der
+    }
+
+    /// How deep elements may nest. swift-asn1 uses 50 and BoringSSL's BER converter
+    /// 128; receipts need about 12 (certificate extensions inside a PKCS#7 container).
+    public static let defaultMaximumDepth = 64
+
+    /// Length octets beyond this many (after the 0x8n octet) are refused outright.
+    public static let maximumLengthOctets = 8
+
+    public var mode: Mode
+    public var maximumDepth: Int
+    /// DER requires the elements of a SET OF in ascending order of their encodings.
+    /// Real App Store receipts put their certificate SET in chain order (leaf,
+    /// intermediate, root), which is not DER order, so `der` checks the order only
+    /// when this is set. Checked by `BERReader.readSet` and the tree parser.
+    public var requireSortedSets: Bool
+
+    public init(_ mode: Mode, maximumDepth: Int = BERRules.defaultMaximumDepth, requireSortedSets: Bool = false) {
+        self.mode = mode
+        self.maximumDepth = maximumDepth
+        self.requireSortedSets = requireSortedSets
+    }
+
+    public static let ber = BERRules(.ber)
+    public static let der = BERRules(.der)
+
+    @inlinable public var allowsIndefiniteLengths: Bool { mode == .ber }
+    @inlinable public var allowsNonMinimalLengths: Bool { mode == .ber }
+    @inlinable public var allowsConstructedStrings: Bool { mode == .ber }
+    @inlinable public var allowsNonCanonicalBoolean: Bool { mode == .ber }
+    @inlinable public var allowsNonMinimalIntegers: Bool { mode == .ber }
+    @inlinable public var allowsUnusedBitsSet: Bool { mode == .ber }
+}

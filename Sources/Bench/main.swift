@@ -1,0 +1,19 @@
+// The benchmark executable behind `scripts/bench`. Always built in release mode.
+// Each subcommand measures our code and OpenSSL on the same input in the same run
+// and prints the ratio.
+import Foundation
+
+let usage = """
+    usage: scripts/bench SUITE [options]
+    suites:
+      ber      walk real and forge-sized receipts: BER reader vs OpenSSL ASN1_get_object
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "ber":
+    runBERBench(Array(arguments.dropFirst()))
+default:
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)
+}

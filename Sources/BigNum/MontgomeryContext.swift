@@ -1,0 +1,238 @@
+// The verifier's API: an odd modulus of up to 4096 bits with its Montgomery
+// constants computed once, and s^e mod n on big-endian bytes.
+//
+//     let key = try BigNum.MontgomeryContext(modulus: modulusBytes)  // once per key
+//     let em = try key.power(signatureBytes, exponent: [0x01, 0x00, 0x01])
+//     // em.count == key.byteCount, big-endian, leading zeros kept
+//
+// Exponentiation: left-to-right binary for short exponents (e = 65537 is 16
+// squarings and 1 multiplication; the last multiplication by the plain base leaves
+// the result already out of Montgomery form), a fixed window of 2..6 bits for long
+// ones, whichever needs fewer multiplications. Timing depends on the exponent and
+// the operands: this is for public data (verification), not for private keys.
+
+extension BigNum {
+    /// An odd modulus m (3 ≤ m < 2^4096) with its Montgomery constants: n = ⌈bits/64⌉
+    /// limbs, R = 2^(64n), m0inv = −m^(−1) mod 2^64 and R² mod m. Immutable and
+    /// Sendable: build it once per key and share it.
+    public struct MontgomeryContext: Sendable {
+        /// Significant bits of the modulus.
+        public let modulusBits: Int
+        /// Bytes of the modulus, ⌈modulusBits/8⌉: the length of every result.
+        public let byteCount: Int
+        /// The modulus, little-endian limbs.
+        public let modulus: [UInt64]
+        /// −modulus^(−1) mod 2^64.
+        public let m0inv: UInt64
+        /// R² mod m: multiplying by it (Montgomery) enters Montgomery form.
+        public let rSquared: [UInt64]
+
+        /// The number of UInt64 limbs of every operand.
+        public var limbCount: Int { modulus.count }
+
+        /// Builds the context from the big-endian modulus bytes; leading zero bytes
+        /// are ignored. Throws `.modulusTooSmall` (0 or 1), `.modulusTooLarge`
+        /// (over `BigNum.maximumModulusBits`) or `.modulusEven`.
+        public init<Bytes: Collection<UInt8>>(modulus bytes: Bytes) throws(BigNum.Error) {
+            let significant = Array(bytes.drop(while: { $0 == 0 }))
+            guard let top = significant.first else { throw .modulusTooSmall }
+            let bits = 8 * (significant.count - 1) + (8 - top.leadingZeroBitCount)
+            guard bits <= BigNum.maximumModulusBits else { throw .modulusTooLarge(bits: bits) }
+            guard significant.last! & 1 == 1 else { throw .modulusEven }
+            guard bits >= 2 else { throw .modulusTooSmall }
+            let n = (bits + 63) / 64
+            var modulus = [UInt64](repeating: 0, count: n)
+            let fits = modulus.withUnsafeMutableBufferPointer { z in
+                significant.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) }
+            }
+            precondition(fits)
+            self.modulusBits = bits
+            self.byteCount = significant.count
+            self.modulus = modulus
+            self.m0inv = BigNum.montgomeryInverse(modulus[0])
+            self.rSquared = Self.computeRSquared(modulus, bits: bits, m0inv: m0inv)
+        }
+
+        /// R² mod m without division: R·2^a mod m by doubling (a = the odd part of
+        /// 64n, at most 63 doublings past R mod m), which is 2^a in Montgomery form;
+        /// then Montgomery squarings double the exponent up to 2^(64n) = R, whose
+        /// Montgomery form is R² mod m.
+        private static func computeRSquared(_ m: [UInt64], bits: Int, m0inv: UInt64) -> [UInt64] {
+            let n = m.count, rBits = 64 * n
+            var x = [UInt64](repeating: 0, count: n)
+            var scratch = [UInt64](repeating: 0, count: n)
+            x[(bits - 1) / 64] = 1 << UInt64((bits - 1) % 64)  // 2^(bits−1) < m
+            let squarings = rBits.trailingZeroBitCount
+            let doublings = (rBits - (bits - 1)) + (rBits >> squarings)
+            m.withUnsafeBufferPointer { m in
+                x.withUnsafeMutableBufferPointer { x in
+                    scratch.withUnsafeMutableBufferPointer { t in
+                        for _ in 0..<doublings {
+                            let carry = BigNum.Kernels.Scalar.add(x, UnsafeBufferPointer(x), UnsafeBufferPointer(x))
+                            let borrow = BigNum.Kernels.Scalar.subtract(t, UnsafeBufferPointer(x), m)
+                            if carry == 1 || borrow == 0 { _ = x.update(fromContentsOf: t) }
+                        }
+                        for _ in 0..<squarings {
+                            BigNum.Kernels.Scalar.montgomerySquare(x, UnsafeBufferPointer(x), modulus: m, m0inv: m0inv)
+                        }
+                    }
+                }
+            }
+            return x
+        }
+
+        /// base^exponent mod m as `byteCount` big-endian bytes. `base` and `exponent`
+        /// are big-endian, any length, leading zeros ignored. Throws
+        /// `.baseNotReduced` if base ≥ m and `.exponentTooLarge` if the exponent has
+        /// more significant bytes than the modulus. exponent 0 gives 1.
+        /// `path` pins the kernels' path (nil: `Dispatch`).
+        public func power<Base: Collection<UInt8>, Exponent: Collection<UInt8>>(
+            _ base: Base, exponent: Exponent, path: BigNum.Path? = nil
+        ) throws(BigNum.Error) -> [UInt8] {
+            let n = limbCount
+            let exponentBytes = Array(exponent.drop(while: { $0 == 0 }))
+            guard exponentBytes.count <= byteCount else { throw .exponentTooLarge(bytes: exponentBytes.count) }
+            var exponentLimbs = [UInt64](repeating: 0, count: max(1, (exponentBytes.count + 7) / 8))
+            _ = exponentLimbs.withUnsafeMutableBufferPointer { z in
+                exponentBytes.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) }
+            }
+            var result = [UInt8](repeating: 0, count: byteCount)
+            let baseBytes = Array(base)
+            let reduced: Bool = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n) { b in
+                guard baseBytes.withUnsafeBytes({ BigNum.Kernels.loadBigEndian(b, from: $0) }),
+                      lessThanModulus(UnsafeBufferPointer(b)) else { return false }
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n) { out in
+                    exponentLimbs.withUnsafeBufferPointer { e in
+                        power(out, UnsafeBufferPointer(b), exponent: e, path: path)
+                    }
+                    let fits = result.withUnsafeMutableBytes { BigNum.Kernels.storeBigEndian($0, from: UnsafeBufferPointer(out)) }
+                    precondition(fits)
+                }
+                return true
+            }
+            guard reduced else { throw .baseNotReduced }
+            return result
+        }
+
+        /// z = x^e mod m on limbs: x of `limbCount` limbs and < m, e any limbs
+        /// (little-endian), z of `limbCount` limbs; z must not overlap x or e.
+        /// Kernel-level twin of `power(_:exponent:path:)`, no checks beyond lengths.
+        /// `path` pins the kernels' path (nil: `Dispatch`, per kernel and size).
+        public func power(
+            _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>,
+            exponent e: UnsafeBufferPointer<UInt64>, path: BigNum.Path? = nil
+        ) {
+            let n = limbCount
+            precondition(z.count == n && x.count == n, "power: operands must have limbCount limbs")
+            var exponentBits = 0
+            for i in stride(from: e.count - 1, through: 0, by: -1) where e[i] != 0 {
+                exponentBits = 64 * i + 64 - e[i].leadingZeroBitCount
+                break
+            }
+            @inline(__always) func bit(_ i: Int) -> Bool { (e[i / 64] >> UInt64(i % 64)) & 1 == 1 }
+            guard exponentBits > 0 else {
+                // x^0 = 1 (m ≥ 3).
+                z.update(repeating: 0)
+                z[0] = 1
+                return
+            }
+            let ones = (0..<exponentBits).reduce(0) { $0 + (bit($1) ? 1 : 0) }
+            // Multiplications beyond the squarings: binary needs ones − 1; a window of
+            // w bits needs 2^w − 2 for the table and one per nonzero digit (at most ⌈bits/w⌉).
+            var window = 1, cost = ones - 1
+            for w in 2...6 {
+                let windowCost = (1 << w) - 2 + (exponentBits + w - 1) / w
+                if windowCost < cost { (window, cost) = (w, windowCost) }
+            }
+            let multiplyPath = path ?? BigNum.Dispatch.path(.montgomeryMultiply, size: n)
+            let squarePath = path ?? BigNum.Dispatch.path(.montgomerySquare, size: n)
+            modulus.withUnsafeBufferPointer { m in
+                rSquared.withUnsafeBufferPointer { rr in
+                    let slots = window == 1 ? 1 : 1 << window
+                    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n * slots) { table in
+                        let table = table.baseAddress!
+                        @inline(__always) func entry(_ k: Int) -> UnsafeMutableBufferPointer<UInt64> {
+                            UnsafeMutableBufferPointer(start: table + k * n, count: n)
+                        }
+                        @inline(__always) func multiply(_ a: UnsafeMutableBufferPointer<UInt64>, _ b: UnsafeBufferPointer<UInt64>) {
+                            BigNum.Kernels.montgomeryMultiply(a, UnsafeBufferPointer(a), b, modulus: m, m0inv: m0inv, path: multiplyPath)
+                        }
+                        @inline(__always) func square(_ a: UnsafeMutableBufferPointer<UInt64>) {
+                            BigNum.Kernels.montgomerySquare(a, UnsafeBufferPointer(a), modulus: m, m0inv: m0inv, path: squarePath)
+                        }
+                        if window == 1 {
+                            // x·R mod m, kept in table slot 0.
+                            let xR = entry(0)
+                            BigNum.Kernels.montgomeryMultiply(xR, x, rr, modulus: m, m0inv: m0inv, path: multiplyPath)
+                            _ = z.update(fromContentsOf: xR)
+                            var inMontgomeryForm = true
+                            for i in stride(from: exponentBits - 2, through: 0, by: -1) {
+                                square(z)
+                                guard bit(i) else { continue }
+                                if i == 0 {
+                                    // (x^(e−1)·R)·x·R^(−1) = x^e: out of Montgomery form for free.
+                                    multiply(z, x)
+                                    inMontgomeryForm = false
+                                } else {
+                                    multiply(z, UnsafeBufferPointer(xR))
+                                }
+                            }
+                            if inMontgomeryForm { leaveMontgomeryForm(z, m: m, path: multiplyPath) }
+                            return
+                        }
+                        // Table k = x^k·R mod m for k in 1..<2^window (a zero digit multiplies by nothing).
+                        BigNum.Kernels.montgomeryMultiply(entry(1), x, rr, modulus: m, m0inv: m0inv, path: multiplyPath)
+                        for k in 2..<slots {
+                            BigNum.Kernels.montgomeryMultiply(
+                                entry(k), UnsafeBufferPointer(entry(k - 1)), UnsafeBufferPointer(entry(1)),
+                                modulus: m, m0inv: m0inv, path: multiplyPath)
+                        }
+                        let digits = (exponentBits + window - 1) / window
+                        @inline(__always) func digit(_ d: Int) -> Int {
+                            var value = 0
+                            for b in stride(from: window - 1, through: 0, by: -1) {
+                                let i = d * window + b
+                                value = value << 1 | (i < exponentBits && bit(i) ? 1 : 0)
+                            }
+                            return value
+                        }
+                        let top = digit(digits - 1)  // nonzero: it holds the exponent's top bit
+                        _ = z.update(fromContentsOf: entry(top))
+                        for d in stride(from: digits - 2, through: 0, by: -1) {
+                            for _ in 0..<window { square(z) }
+                            let k = digit(d)
+                            if k != 0 { multiply(z, UnsafeBufferPointer(entry(k))) }
+                        }
+                        leaveMontgomeryForm(z, m: m, path: multiplyPath)
+                    }
+                }
+            }
+        }
+
+        /// z = z·R^(−1) mod m: a Montgomery multiplication by 1.
+        private func leaveMontgomeryForm(_ z: UnsafeMutableBufferPointer<UInt64>, m: UnsafeBufferPointer<UInt64>, path: BigNum.Path) {
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: z.count) { one in
+                one.update(repeating: 0)
+                one[0] = 1
+                BigNum.Kernels.montgomeryMultiply(z, UnsafeBufferPointer(z), UnsafeBufferPointer(one), modulus: m, m0inv: m0inv, path: path)
+            }
+        }
+
+        /// x < m, for x of limbCount limbs.
+        private func lessThanModulus(_ x: UnsafeBufferPointer<UInt64>) -> Bool {
+            for i in stride(from: limbCount - 1, through: 0, by: -1) where x[i] != modulus[i] {
+                return x[i] < modulus[i]
+            }
+            return false
+        }
+    }
+
+    /// base^exponent mod modulus, all big-endian; the result has the modulus's byte
+    /// length. One-shot form of `MontgomeryContext(modulus:).power(_:exponent:)`:
+    /// when one key verifies many signatures, keep the context instead.
+    public static func modularExponentiation<Base: Collection<UInt8>, Exponent: Collection<UInt8>, Modulus: Collection<UInt8>>(
+        base: Base, exponent: Exponent, modulus: Modulus
+    ) throws(BigNum.Error) -> [UInt8] {
+        try MontgomeryContext(modulus: modulus).power(base, exponent: exponent)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Reads the bytes a subcommand operates on: a path, or `-` for standard input.
+/// Binary DER/BER is taken as is; text that is base64 (with or without line breaks)
+/// or PEM (`-----BEGIN …-----`) is decoded first, as receipts travel as base64.
+struct InputFile {
+    let name: String
+    let bytes: [UInt8]
+
+    enum Failure: Error, CustomStringConvertible {
+        case unreadable(String, String)
+        case empty(String)
+
+        var description: String {
+            switch self {
+            case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
+            case .empty(let name): return "\(name) is empty"
+            }
+        }
+    }
+
+    init(path: String) throws(Failure) {
+        let raw: Data
+        if path == "-" {
+            name = "standard input"
+            raw = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            name = path
+            do {
+                raw = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
+                throw .unreadable(path, reason)
+            }
+        }
+        guard !raw.isEmpty else { throw .empty(name) }
+        bytes = InputFile.decodeTextForms(Array(raw)) ?? Array(raw)
+    }
+
+    /// The decoded bytes if `raw` is PEM or base64 text, else nil.
+    static func decodeTextForms(_ raw: [UInt8]) -> [UInt8]? {
+        guard raw.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }),
+              var text = String(bytes: raw, encoding: .ascii) else { return nil }
+        if text.hasPrefix("-----BEGIN") {
+            text = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
+        }
+        let compact = text.filter { !$0.isWhitespace }
+        guard !compact.isEmpty, let data = Data(base64Encoded: compact) else { return nil }
+        return Array(data)
+    }
+}
