@@ -49,10 +49,13 @@ let package = Package(
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim"]),
 
         // MARK: Tests
+        // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BERTests",
             dependencies: [
                 "BER",
+                "TestSupport",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),

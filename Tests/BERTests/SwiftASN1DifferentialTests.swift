@@ -1,0 +1,110 @@
+import BER
+import SwiftASN1
+import TestSupport
+import XCTest
+
+/// On DER input our tree must equal apple/swift-asn1's, accept/reject included.
+/// Differences by design, whitelisted by error code: swift-asn1 checks only the
+/// structure when it parses (INTEGER minimality, BOOLEAN, NULL, OID contents and
+/// constructed strings are left to its typed decoders, which we check at parse
+/// time in `der`), and allows tag numbers beyond 32 bits.
+final class SwiftASN1DifferentialTests: XCTestCase {
+    static let ourStricterCodes: Set<BERError.Code> = [
+        .nonMinimalInteger, .emptyInteger, .invalidBoolean, .invalidNull, .invalidObjectIdentifier,
+        .constructedStringNotAllowed, .tagNumberTooLarge,
+    ]
+    /// swift-asn1's depth limit is 50 (counting the top-level node as 1).
+    static let rules = BERRules(.der, maximumDepth: 50)
+
+    enum Verdict { case agree, whitelisted }
+
+    @discardableResult
+    func compare(_ input: [UInt8], _ label: @autoclosure () -> String) -> Verdict {
+        let ours = Result { () throws(BERError) in try BERNode.parse(input, rules: Self.rules) }
+        let theirs = Result { try DER.parse(input) }
+        switch (ours, theirs) {
+        case (.success(let node), .success(let asn1)):
+            XCTAssertTrue(Self.same(node, asn1), "trees differ: \(label())")
+        case (.failure, .failure):
+            break
+        case (.failure(let error), .success):
+            XCTAssertTrue(Self.ourStricterCodes.contains(error.code), "we reject (\(error)), swift-asn1 accepts: \(label())")
+            return .whitelisted
+        case (.success, .failure(let error)):
+            XCTFail("we accept, swift-asn1 rejects (\(error)): \(label())")
+        }
+        return .agree
+    }
+
+    static func same(_ ours: BERNode, _ theirs: ASN1Node) -> Bool {
+        guard ours.tag.number == theirs.identifier.tagNumber,
+              className(ours.tag.tagClass) == theirs.identifier.tagClass else { return false }
+        switch (ours.value, theirs.content) {
+        case (.primitive(let a), .primitive(let b)):
+            return a.elementsEqual(b)
+        case (.constructed(let a), .constructed(let b)):
+            let theirChildren = Array(b)
+            return a.count == theirChildren.count && zip(a, theirChildren).allSatisfy { same($0, $1) }
+        default:
+            return false
+        }
+    }
+
+    static func className(_ tagClass: BERTag.TagClass) -> ASN1Identifier.TagClass {
+        switch tagClass {
+        case .universal: return .universal
+        case .application: return .application
+        case .contextSpecific: return .contextSpecific
+        case .private: return .private
+        }
+    }
+
+    func testRealReceiptsAndTheirCertificates() throws {
+        var inputs: [(String, [UInt8])] = []
+        for (entry, receipt) in try RealReceipts.pkcs7Receipts() {
+            inputs.append((entry.name, receipt))
+            let tree = try BERNode.parse(receipt, rules: .ber, concatenatingStrings: true)
+            inputs.append((entry.name + " as DER", tree.derEncoded))
+            if let payload = RealReceiptEncodingTests.payload(of: tree) {
+                inputs.append((entry.name + " payload", Array(payload)))
+            }
+        }
+        for (name, input) in inputs {
+            compare(input, name)
+        }
+    }
+
+    func testHostileTable() {
+        for testCase in HostileEncodingTests.cases {
+            compare(bytes(hex: testCase.hex), testCase.name)
+        }
+    }
+
+    /// Fixed-seed mutations of a real certificate-bearing receipt: byte flips,
+    /// truncations, insertions and deletions.
+    func testMutations() throws {
+        let (_, receipt) = try XCTUnwrap(try RealReceipts.pkcs7Receipts().first { $0.0.encoding == "definite" })
+        let base = Array(try BERNode.parse(receipt, rules: .der).children[1].children[0].derEncoded)
+        var generator = SeededGenerator(seed: 0x5EED_BE12)
+        var agreed = 0
+        var whitelisted = 0
+        for iteration in 0..<3_000 {
+            var input = base
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<input.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: input[position] = UInt8.random(in: 0...255, using: &generator)
+                case 1: input.removeSubrange(position...)
+                case 2: input.insert(UInt8.random(in: 0...255, using: &generator), at: position)
+                default: input.remove(at: position)
+                }
+                if input.isEmpty { input = [0x30] }
+            }
+            switch compare(input, "mutation \(iteration)") {
+            case .agree: agreed += 1
+            case .whitelisted: whitelisted += 1
+            }
+        }
+        XCTAssertGreaterThan(agreed, 2_500)
+    }
+}
