@@ -59,6 +59,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
     ]
 )
