@@ -17,18 +17,22 @@ extension BigNum {
     public enum Dispatch {
         /// Smallest size (UInt64 limbs; 32-bit words for `mulShiftAdd`) from which the
         /// SIMD path is faster at every measured size, or nil where the scalar path
-        /// always won. Copied from the "crossover" column of `scripts/bench bignum`
-        /// (release build, AMD EPYC, Swift 6.3.1, baseline x86-64 = SSE2 codegen).
+        /// always won. Copied from the "Crossover table" printed by
+        /// `scripts/bench bignum` (release build, AMD EPYC 2-core VM, Swift 6.3.1,
+        /// baseline x86-64 = SSE2 codegen, run of 2026-11-22). Carry chains (add,
+        /// subtract) and 64×64→128 products (multiply, Montgomery) stay scalar: SSE2
+        /// has neither a vector carry nor a 64-bit multiply, and the SIMD paths pay
+        /// four 32-bit products per 64-bit one.
         public static func crossover(_ kernel: Kernel) -> Int? {
             switch kernel {
             case .add: return nil
             case .subtract: return nil
-            case .shiftLeft: return nil
-            case .shiftRight: return nil
+            case .shiftLeft: return 6
+            case .shiftRight: return 6
             case .multiply: return nil
             case .montgomeryMultiply: return nil
             case .montgomerySquare: return nil
-            case .mulShiftAdd: return nil
+            case .mulShiftAdd: return 1
             }
         }
 

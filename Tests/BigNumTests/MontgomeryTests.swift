@@ -1,0 +1,137 @@
+// Montgomery multiplication, squaring and exponentiation on both paths against
+// OpenSSL (BN_mod_mul_montgomery, BN_mod_exp), moduli from 64 to 4096 bits.
+import BigNum
+import XCTest
+
+final class MontgomeryTests: XCTestCase {
+    private let moduliBits = [64, 65, 127, 512, 768, 1024, 1536, 2048, 3072, 4096]
+
+    func testMontgomeryMultiplyAndSquareAgainstOpenSSL() {
+        var rng = SeededGenerator(seed: 10)
+        for bits in moduliBits {
+            for m in [randomModulus(bits: bits, &rng), allOnes(bits)] {
+                let mMinus1 = minusOne(m)
+                let operands = [randomBelow(m, &rng), randomBelow(m, &rng), mMinus1, [UInt64](repeating: 0, count: m.count)]
+                for (x, y) in [(operands[0], operands[1]), (operands[2], operands[2]), (operands[3], operands[0]), (operands[2], operands[1])] {
+                    let expected = OpenSSL.montgomeryMultiply(x, y, m)
+                    for path in pathsUnderTest {
+                        XCTAssertEqual(path.montgomeryMultiply(x, y, m), expected, "\(path) \(bits) bits")
+                    }
+                }
+                for x in operands {
+                    let expected = OpenSSL.montgomeryMultiply(x, x, m)
+                    for path in pathsUnderTest {
+                        XCTAssertEqual(path.montgomerySquare(x, m), expected, "\(path) square \(bits) bits")
+                    }
+                }
+            }
+        }
+    }
+
+    /// z aliasing x and/or y, and the square in place.
+    func testMontgomeryInPlace() {
+        var rng = SeededGenerator(seed: 11)
+        for bits in [64, 512, 2048] {
+            let m = randomModulus(bits: bits, &rng), x = randomBelow(m, &rng), y = randomBelow(m, &rng)
+            let m0inv = BigNum.montgomeryInverse(m[0])
+            for path in pathsUnderTest {
+                let product = path.montgomeryMultiply(x, y, m), square = path.montgomerySquare(x, m)
+                var z = x
+                z.withUnsafeMutableBufferPointer { z in
+                    y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
+                        switch path {
+                        case .scalar: BigNum.Kernels.Scalar.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
+                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
+                        }
+                    } }
+                }
+                XCTAssertEqual(z, product, "\(path) z = z·y")
+                z = x
+                z.withUnsafeMutableBufferPointer { z in
+                    m.withUnsafeBufferPointer { m in
+                        switch path {
+                        case .scalar: BigNum.Kernels.Scalar.montgomerySquare(z, UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
+                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
+                        }
+                    }
+                }
+                XCTAssertEqual(z, square, "\(path) z = z·z")
+            }
+        }
+    }
+
+    func testMontgomeryInverse() {
+        var rng = SeededGenerator(seed: 12)
+        let special: [UInt64] = [1, 3, .max, 1 << 63 | 1]
+        for a in special + (0..<100).map({ _ in rng.next() | 1 }) {
+            XCTAssertEqual(a &* BigNum.montgomeryInverse(a), UInt64.max, "a = \(a)")  // a·(−a⁻¹) ≡ −1
+        }
+    }
+
+    /// Exponent edge cases 0, 1, 2, 3, 65537, 2^64−1 and full size, at 512...4096 bits.
+    func testPowerAgainstOpenSSL() throws {
+        var rng = SeededGenerator(seed: 13)
+        for bits in [65, 512, 1024, 2048, 4096] {
+            let m = randomModulus(bits: bits, &rng)
+            let modulus = Array(bigEndian(m).drop(while: { $0 == 0 }))
+            let context = try BigNum.MontgomeryContext(modulus: modulus)
+            XCTAssertEqual(context.modulusBits, bits)
+            XCTAssertEqual(context.byteCount, (bits + 7) / 8)
+            let base = bigEndian(randomBelow(m, &rng))
+            var exponents: [[UInt8]] = [[], [0], [1], [2], [3], [0x01, 0x00, 0x01], [UInt8](repeating: 0xFF, count: 8)]
+            if bits <= 1024 || pathsUnderTest.count == 1 || bits == 2048 {
+                exponents.append(bigEndian(rng.limbs(m.count)).suffix(context.byteCount).map { $0 })  // full size
+            }
+            for exponent in exponents {
+                let expected = OpenSSL.power(base, exponent.isEmpty ? [0] : exponent, modulus)
+                for path in pathsUnderTest {
+                    XCTAssertEqual(try context.power(base, exponent: exponent, path: path), expected, "\(path) \(bits) bits e=\(exponent.prefix(8))")
+                }
+            }
+            // Bases 0, 1, m−1.
+            let mMinus1 = bigEndian(minusOne(m))
+            for special in [[0], [1], mMinus1] as [[UInt8]] {
+                let expected = OpenSSL.power(special, [0x01, 0x00, 0x01], modulus)
+                for path in pathsUnderTest {
+                    XCTAssertEqual(try context.power(special, exponent: [0x01, 0x00, 0x01], path: path), expected)
+                }
+            }
+        }
+    }
+
+    func testContextRejectsBadInput() {
+        func error(_ body: () throws -> Void) -> BigNum.Error? {
+            do { try body(); return nil } catch { return error as? BigNum.Error }
+        }
+        XCTAssertEqual(error { _ = try BigNum.MontgomeryContext(modulus: [UInt8]()) }, .modulusTooSmall)
+        XCTAssertEqual(error { _ = try BigNum.MontgomeryContext(modulus: [0, 0]) }, .modulusTooSmall)
+        XCTAssertEqual(error { _ = try BigNum.MontgomeryContext(modulus: [0, 1]) }, .modulusTooSmall)
+        XCTAssertEqual(error { _ = try BigNum.MontgomeryContext(modulus: [0x01, 0x00]) }, .modulusEven)
+        XCTAssertEqual(error { _ = try BigNum.MontgomeryContext(modulus: [0x01] + [UInt8](repeating: 0xFF, count: 512)) }, .modulusTooLarge(bits: 4097))
+        XCTAssertNil(error { _ = try BigNum.MontgomeryContext(modulus: [0, 0] + [UInt8](repeating: 0xFF, count: 512)) })  // 4096 bits
+        XCTAssertNil(error { _ = try BigNum.MontgomeryContext(modulus: [3]) })
+        let context = try! BigNum.MontgomeryContext(modulus: [0x00, 0xC3, 0x01])  // 49921
+        XCTAssertEqual(error { _ = try context.power([0xC3, 0x01], exponent: [3]) }, .baseNotReduced)
+        XCTAssertEqual(error { _ = try context.power([0x01, 0xC3, 0x01], exponent: [3]) }, .baseNotReduced)
+        XCTAssertEqual(error { _ = try context.power([0, 0, 0, 0xC3, 0x00], exponent: [3]) }, nil)  // leading zeros are fine
+        XCTAssertEqual(error { _ = try context.power([2], exponent: [1, 0, 0]) }, .exponentTooLarge(bytes: 3))
+        XCTAssertEqual(try? context.power([2], exponent: [0, 0xFF, 0xFF]), OpenSSL.power([2], [0xFF, 0xFF], [0xC3, 0x01]))
+        XCTAssertEqual(try? context.power([5], exponent: [UInt8]()), [0, 1])
+        // The one-shot form, and a 2-byte modulus result keeps its leading zero byte.
+        XCTAssertEqual(try? BigNum.modularExponentiation(base: [2], exponent: [3], modulus: [0xC3, 0x01]), [0x00, 0x08])
+    }
+
+    /// m − 1 for odd m.
+    private func minusOne(_ m: [UInt64]) -> [UInt64] {
+        var result = m
+        result[0] -= 1
+        return result
+    }
+
+    private func allOnes(_ bits: Int) -> [UInt64] {
+        let n = (bits + 63) / 64
+        var m = [UInt64](repeating: .max, count: n)
+        if bits % 64 != 0 { m[n - 1] = (1 << UInt64(bits % 64)) - 1 }
+        return m
+    }
+}
