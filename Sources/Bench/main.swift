@@ -7,12 +7,15 @@ let usage = """
     usage: scripts/bench SUITE [options]
     suites:
       ber      walk real and forge-sized receipts: BER reader vs OpenSSL ASN1_get_object
+      bignum   BigNum kernels, scalar vs SIMD (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "ber":
     runBERBench(Array(arguments.dropFirst()))
+case "bignum":
+    runBigNumBench(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)
