@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "forge", targets: ["ForgeCLI"]),
+        .executable(name: "fuzz-ber", targets: ["FuzzBER"]),
         .library(name: "BER", targets: ["BER"]),
     ],
     dependencies: [
@@ -46,6 +47,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["BER", .product(name: "SwiftASN1", package: "swift-asn1")]
+        ),
+        .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim"]),
 
         // MARK: Tests
@@ -55,11 +62,13 @@ let package = Package(
             name: "BERTests",
             dependencies: [
                 "BER",
+                "FuzzTargets",
                 "TestSupport",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
     ]
 )

@@ -1,20 +1,18 @@
 import BER
+import FuzzTargets
 import SwiftASN1
 import TestSupport
 import XCTest
 
 /// On DER input our tree must equal apple/swift-asn1's, accept/reject included.
-/// Differences by design, whitelisted by error code: swift-asn1 checks only the
-/// structure when it parses (INTEGER minimality, BOOLEAN, NULL, OID contents and
-/// constructed strings are left to its typed decoders, which we check at parse
-/// time in `der`), and allows tag numbers beyond 32 bits.
+/// Differences by design are whitelisted by error code (`BERFuzz.ourStricterCodes`,
+/// shared with the `ber` fuzz target): swift-asn1 checks only the structure when it
+/// parses (INTEGER minimality, BOOLEAN, NULL, OID contents and constructed strings
+/// are left to its typed decoders, which we check at parse time in `der`), and
+/// allows tag numbers beyond 32 bits.
 final class SwiftASN1DifferentialTests: XCTestCase {
-    static let ourStricterCodes: Set<BERError.Code> = [
-        .nonMinimalInteger, .emptyInteger, .invalidBoolean, .invalidNull, .invalidObjectIdentifier,
-        .constructedStringNotAllowed, .tagNumberTooLarge,
-    ]
     /// swift-asn1's depth limit is 50 (counting the top-level node as 1).
-    static let rules = BERRules(.der, maximumDepth: 50)
+    static let rules = BERFuzz.derRules
 
     enum Verdict { case agree, whitelisted }
 
@@ -24,39 +22,16 @@ final class SwiftASN1DifferentialTests: XCTestCase {
         let theirs = Result { try DER.parse(input) }
         switch (ours, theirs) {
         case (.success(let node), .success(let asn1)):
-            XCTAssertTrue(Self.same(node, asn1), "trees differ: \(label())")
+            XCTAssertTrue(BERFuzz.sameTree(node, asn1), "trees differ: \(label())")
         case (.failure, .failure):
             break
         case (.failure(let error), .success):
-            XCTAssertTrue(Self.ourStricterCodes.contains(error.code), "we reject (\(error)), swift-asn1 accepts: \(label())")
+            XCTAssertTrue(BERFuzz.ourStricterCodes.contains(error.code), "we reject (\(error)), swift-asn1 accepts: \(label())")
             return .whitelisted
         case (.success, .failure(let error)):
             XCTFail("we accept, swift-asn1 rejects (\(error)): \(label())")
         }
         return .agree
-    }
-
-    static func same(_ ours: BERNode, _ theirs: ASN1Node) -> Bool {
-        guard ours.tag.number == theirs.identifier.tagNumber,
-              className(ours.tag.tagClass) == theirs.identifier.tagClass else { return false }
-        switch (ours.value, theirs.content) {
-        case (.primitive(let a), .primitive(let b)):
-            return a.elementsEqual(b)
-        case (.constructed(let a), .constructed(let b)):
-            let theirChildren = Array(b)
-            return a.count == theirChildren.count && zip(a, theirChildren).allSatisfy { same($0, $1) }
-        default:
-            return false
-        }
-    }
-
-    static func className(_ tagClass: BERTag.TagClass) -> ASN1Identifier.TagClass {
-        switch tagClass {
-        case .universal: return .universal
-        case .application: return .application
-        case .contextSpecific: return .contextSpecific
-        case .private: return .private
-        }
     }
 
     func testRealReceiptsAndTheirCertificates() throws {

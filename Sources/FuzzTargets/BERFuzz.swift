@@ -1,0 +1,99 @@
+import BER
+import SwiftASN1
+
+/// Fuzz target `ber`: the BER/DER parser.
+///
+/// Properties, each aborting with a stable signature:
+/// - parsing in `ber` and `der` never crashes or hangs (any input);
+/// - `ber-der-roundtrip-difference`: if `der` accepts, re-encoding the tree gives the input bytes;
+/// - `ber-der-ber-difference`: if `der` accepts, `ber` accepts it with the same tree;
+/// - `ber-swiftasn1-difference`: on DER, accept/reject and the tree agree with apple/swift-asn1,
+///   but for the contents checks swift-asn1 leaves to its typed decoders (see `ourStricterCodes`);
+/// - typed readers and the dump never crash on any element.
+public enum BERFuzz {
+    /// Codes for which rejecting what swift-asn1's structural parse accepts is by design.
+    public static let ourStricterCodes: Set<BERError.Code> = [
+        .nonMinimalInteger, .emptyInteger, .invalidBoolean, .invalidNull, .invalidObjectIdentifier,
+        .constructedStringNotAllowed, .tagNumberTooLarge,
+    ]
+    /// swift-asn1's nesting limit, so both parsers refuse the same depths.
+    public static let derRules = BERRules(.der, maximumDepth: 50)
+    /// Inputs up to this size are also rendered by `BERDump`.
+    public static let dumpLimit = 128
+
+    public static func fuzzOne(_ input: [UInt8]) {
+        let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: .ber) }
+        let der = Result { () throws(BERError) in try BERNode.parse(input, rules: derRules) }
+
+        if case .success(let tree) = der {
+            let reencoded = tree.derEncoded
+            if reencoded != input {
+                fuzzFinding("ber-der-roundtrip-difference", "\(input.count) bytes in, \(reencoded.count) out")
+            }
+            guard case .success(let berTree) = ber, berTree == tree else {
+                fuzzFinding("ber-der-ber-difference")
+            }
+        }
+
+        let theirs = Result { try DER.parse(input) }
+        switch (der, theirs) {
+        case (.success(let ours), .success(let asn1)):
+            if !sameTree(ours, asn1) { fuzzFinding("ber-swiftasn1-difference", "trees differ") }
+        case (.failure(let error), .success):
+            if !ourStricterCodes.contains(error.code) {
+                fuzzFinding("ber-swiftasn1-difference", "we reject (\(error.code)), swift-asn1 accepts")
+            }
+        case (.success, .failure):
+            fuzzFinding("ber-swiftasn1-difference", "we accept, swift-asn1 rejects")
+        case (.failure, .failure):
+            break
+        }
+
+        if case .success(let tree) = ber {
+            exerciseTypedReaders(tree, input)
+        }
+        // The dump renders text for every element (costly); small inputs reach all
+        // of its branches.
+        if input.count <= dumpLimit {
+            _ = BERDump(input, rules: .ber, expandOctetStrings: true).json
+        }
+    }
+
+    /// Runs the typed reader of each primitive universal element on its bytes.
+    static func exerciseTypedReaders(_ node: BERNode, _ input: [UInt8]) {
+        if let source = node.source, !node.tag.isConstructed, node.tag.tagClass == .universal,
+           let length = source.length {
+            let encoded = input[source.offset..<(source.offset + source.headerLength + length)]
+            var reader = BERReader(encoded, rules: .ber)
+            switch node.tag.number {
+            case 1: _ = try? reader.readBoolean()
+            case 2: _ = try? reader.readInt64()
+            case 3: _ = try? reader.readBitString()
+            case 6: _ = try? reader.readObjectIdentifier().description
+            case 12: _ = try? reader.readUTF8String()
+            case 19: _ = try? reader.readPrintableString()
+            case 22: _ = try? reader.readIA5String()
+            case 23, 24: _ = try? reader.readTime().description
+            default: _ = try? reader.readOctetString(tag: node.tag)
+            }
+        }
+        for child in node.children { exerciseTypedReaders(child, input) }
+    }
+
+    public static func sameTree(_ ours: BERNode, _ theirs: ASN1Node) -> Bool {
+        let classes: [BERTag.TagClass: ASN1Identifier.TagClass] = [
+            .universal: .universal, .application: .application, .contextSpecific: .contextSpecific, .private: .private,
+        ]
+        guard ours.tag.number == theirs.identifier.tagNumber, classes[ours.tag.tagClass] == theirs.identifier.tagClass
+        else { return false }
+        switch (ours.value, theirs.content) {
+        case (.primitive(let a), .primitive(let b)):
+            return a.elementsEqual(b)
+        case (.constructed(let a), .constructed(let b)):
+            let theirChildren = Array(b)
+            return a.count == theirChildren.count && zip(a, theirChildren).allSatisfy { sameTree($0, $1) }
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import FuzzTargets
+import XCTest
+
+/// Replays every file under `Corpus/<target>/` through that target's `fuzzOne`, as
+/// OpenSSL's `<target>-test` drivers do: every input a fuzzer ever kept — and every
+/// crash, once fixed — is a permanent regression test. A property violation aborts
+/// the test process with the target's stable signature.
+final class CorpusReplayTests: XCTestCase {
+    static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus")
+
+    func replay(_ target: String, minimum: Int, _ body: ([UInt8]) -> Void) throws {
+        let files = inputFiles(at: Self.corpus.appendingPathComponent(target).path)
+        XCTAssertGreaterThanOrEqual(files.count, minimum, "Corpus/\(target) has too few inputs")
+        for file in files {
+            body(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        }
+    }
+
+    func testBERCorpus() throws {
+        try replay("ber", minimum: 40, BERFuzz.fuzzOne)
+    }
+}

@@ -1,0 +1,29 @@
+# Sourced by scripts/fuzz, scripts/fuzz-merge and .clusterfuzzlite/build.sh.
+# build_fuzz_target TARGET: builds fuzz-TARGET for libFuzzer and sets FUZZ_BIN.
+#
+# SwiftPM renames `main`, so -sanitize=fuzzer cannot link an executable target.
+# Instead: coverage instrumentation and ASan from swiftc, libFuzzer's no-main
+# runtime linked by hand, and main.swift calling LLVMFuzzerRunDriver (-DFUZZING).
+FUZZ_SCRATCH="${FUZZ_SCRATCH:-.build-fuzz}"
+
+fuzzer_runtime() {
+    local swiftc resource
+    swiftc=$(command -v swiftc)
+    resource="$(dirname "$(dirname "$(readlink -f "$swiftc")")")/lib/clang"
+    ls "$resource"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -1
+}
+
+build_fuzz_target() {
+    local target="$1" runtime
+    runtime=$(fuzzer_runtime)
+    [ -n "$runtime" ] || { echo "libclang_rt.fuzzer_no_main not found beside swiftc" >&2; return 1; }
+    echo "building fuzz-$target (release, ASan, coverage) in $FUZZ_SCRATCH…" >&2
+    swift build -c release --scratch-path "$FUZZ_SCRATCH" --product "fuzz-$target" \
+        -Xswiftc -DFUZZING \
+        -Xswiftc -sanitize=address \
+        -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+        -Xswiftc -g \
+        -Xlinker "$runtime" -Xlinker -lstdc++ >&2
+    FUZZ_BIN="$(swift build -c release --scratch-path "$FUZZ_SCRATCH" --show-bin-path)/fuzz-$target"
+    export FUZZ_BIN
+}
