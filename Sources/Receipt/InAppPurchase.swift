@@ -1,0 +1,120 @@
+import BER
+
+/// One in-app purchase record (the value of an attribute 17): a typed view over its
+/// own `SET OF ReceiptAttribute`, lossless like `AppReceipt`.
+public struct InAppPurchase: ReceiptAttributeSet {
+    public var attributes: [ReceiptAttribute]
+
+    public init(attributes: [ReceiptAttribute] = []) {
+        self.attributes = attributes
+    }
+
+    /// Attribute type numbers inside an in-app purchase record.
+    public enum Field {
+        public static let quantity: Int64 = 1701
+        public static let productIdentifier: Int64 = 1702
+        public static let transactionIdentifier: Int64 = 1703
+        public static let purchaseDate: Int64 = 1704
+        public static let originalTransactionIdentifier: Int64 = 1705
+        public static let originalPurchaseDate: Int64 = 1706
+        public static let productType: Int64 = 1707
+        public static let subscriptionExpirationDate: Int64 = 1708
+        public static let webOrderLineItemID: Int64 = 1711
+        public static let cancellationDate: Int64 = 1712
+        public static let isTrialPeriod: Int64 = 1713
+        public static let isInIntroOfferPeriod: Int64 = 1719
+        public static let promotionalOfferIdentifier: Int64 = 1721
+    }
+
+    public static let knownValueKinds: [Int64: AttributeValueKind] = [
+        Field.quantity: .integer, Field.productIdentifier: .utf8String, Field.transactionIdentifier: .utf8String,
+        Field.purchaseDate: .date, Field.originalTransactionIdentifier: .utf8String,
+        Field.originalPurchaseDate: .date, Field.productType: .integer, Field.subscriptionExpirationDate: .date,
+        Field.webOrderLineItemID: .integer, Field.cancellationDate: .date, Field.isTrialPeriod: .integer,
+        Field.isInIntroOfferPeriod: .integer, Field.promotionalOfferIdentifier: .utf8String,
+    ]
+
+    /// Attribute 1707 values (undocumented).
+    public enum ProductType: Int64, Sendable, CaseIterable {
+        case nonConsumable = 0, consumable = 1, nonRenewingSubscription = 2, autoRenewableSubscription = 3
+    }
+
+    public var quantity: Int64? {
+        get { integer(Field.quantity) }
+        set { replace(Field.quantity, with: newValue.map { .integer(Field.quantity, $0) }) }
+    }
+
+    public var productIdentifier: String? {
+        get { string(Field.productIdentifier, tag: .utf8String) }
+        set { replace(Field.productIdentifier, with: newValue.map { .utf8String(Field.productIdentifier, $0) }) }
+    }
+
+    public var transactionIdentifier: String? {
+        get { string(Field.transactionIdentifier, tag: .utf8String) }
+        set { replace(Field.transactionIdentifier, with: newValue.map { .utf8String(Field.transactionIdentifier, $0) }) }
+    }
+
+    public var purchaseDate: ReceiptDate? {
+        get { date(Field.purchaseDate) }
+        set { replace(Field.purchaseDate, with: newValue.map { .date(Field.purchaseDate, $0) }) }
+    }
+
+    public var originalTransactionIdentifier: String? {
+        get { string(Field.originalTransactionIdentifier, tag: .utf8String) }
+        set {
+            replace(Field.originalTransactionIdentifier,
+                    with: newValue.map { .utf8String(Field.originalTransactionIdentifier, $0) })
+        }
+    }
+
+    public var originalPurchaseDate: ReceiptDate? {
+        get { date(Field.originalPurchaseDate) }
+        set { replace(Field.originalPurchaseDate, with: newValue.map { .date(Field.originalPurchaseDate, $0) }) }
+    }
+
+    /// Attribute 1707 as a raw integer (see `ProductType`).
+    public var productType: Int64? {
+        get { integer(Field.productType) }
+        set { replace(Field.productType, with: newValue.map { .integer(Field.productType, $0) }) }
+    }
+
+    /// Empty (nil) for non-subscriptions.
+    public var subscriptionExpirationDate: ReceiptDate? {
+        get { date(Field.subscriptionExpirationDate) }
+        set {
+            replace(Field.subscriptionExpirationDate, with: .date(Field.subscriptionExpirationDate, newValue))
+        }
+    }
+
+    /// Attribute 1711, a 64-bit integer.
+    public var webOrderLineItemID: Int64? {
+        get { integer(Field.webOrderLineItemID) }
+        set { replace(Field.webOrderLineItemID, with: newValue.map { .integer(Field.webOrderLineItemID, $0) }) }
+    }
+
+    /// Usually empty (nil): set when Apple support refunded the purchase.
+    public var cancellationDate: ReceiptDate? {
+        get { date(Field.cancellationDate) }
+        set { replace(Field.cancellationDate, with: .date(Field.cancellationDate, newValue)) }
+    }
+
+    public var isTrialPeriod: Bool? {
+        get { integer(Field.isTrialPeriod).map { $0 != 0 } }
+        set { replace(Field.isTrialPeriod, with: newValue.map { .integer(Field.isTrialPeriod, $0 ? 1 : 0) }) }
+    }
+
+    public var isInIntroOfferPeriod: Bool? {
+        get { integer(Field.isInIntroOfferPeriod).map { $0 != 0 } }
+        set {
+            replace(Field.isInIntroOfferPeriod, with: newValue.map { .integer(Field.isInIntroOfferPeriod, $0 ? 1 : 0) })
+        }
+    }
+
+    public var promotionalOfferIdentifier: String? {
+        get { string(Field.promotionalOfferIdentifier, tag: .utf8String) }
+        set {
+            replace(Field.promotionalOfferIdentifier,
+                    with: newValue.map { .utf8String(Field.promotionalOfferIdentifier, $0) })
+        }
+    }
+}

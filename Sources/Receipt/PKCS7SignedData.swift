@@ -1,0 +1,290 @@
+import BER
+
+/// `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`.
+public struct AlgorithmIdentifier: Hashable, Sendable {
+    public var oid: OID
+    /// The raw parameters element (usually NULL), or nil when absent.
+    public var parameters: [UInt8]?
+
+    public init(oid: OID, parameters: [UInt8]? = [0x05, 0x00]) {
+        self.oid = oid
+        self.parameters = parameters
+    }
+
+    static func read(_ reader: inout BERReader) throws(BERError) -> AlgorithmIdentifier {
+        try reader.readSequence { (fields: inout BERReader) throws(BERError) -> AlgorithmIdentifier in
+            let oid = try withBERPath("algorithm") { () throws(BERError) in try fields.readObjectIdentifier() }
+            let parameters = fields.isAtEnd ? nil : Array(try fields.readElement().encodedBytes)
+            return AlgorithmIdentifier(oid: oid, parameters: parameters)
+        }
+    }
+}
+
+/// How a SignerInfo names its certificate.
+public enum SignerIdentifier: Hashable, Sendable {
+    /// `IssuerAndSerialNumber` (version 1, what receipts use): the issuer's raw `Name`
+    /// encoding (tag and length included, as received) and the serial number's
+    /// unsigned big-endian magnitude.
+    case issuerAndSerialNumber(issuer: [UInt8], serialNumber: [UInt8])
+    /// `[0] SubjectKeyIdentifier` (version 3).
+    case subjectKeyIdentifier([UInt8])
+}
+
+/// One `SignerInfo` (RFC 5652 5.3), with the raw bytes a verifier needs.
+public struct SignerInfo: Hashable, Sendable {
+    public var version: Int64
+    public var signerIdentifier: SignerIdentifier
+    public var digestAlgorithm: AlgorithmIdentifier
+    /// The `[0] IMPLICIT SET OF Attribute` exactly as received, tag included; nil when
+    /// absent (as in every receipt). When present the signature covers these bytes
+    /// with the tag replaced by SET (0x31), not the payload (RFC 5652 5.4).
+    public var signedAttributes: [UInt8]?
+    public var signatureAlgorithm: AlgorithmIdentifier
+    public var signature: [UInt8]
+    /// The `[1] IMPLICIT SET OF Attribute` as received, or nil.
+    public var unsignedAttributes: [UInt8]?
+
+    public init(version: Int64 = 1, signerIdentifier: SignerIdentifier, digestAlgorithm: AlgorithmIdentifier,
+                signedAttributes: [UInt8]? = nil, signatureAlgorithm: AlgorithmIdentifier, signature: [UInt8],
+                unsignedAttributes: [UInt8]? = nil) {
+        self.version = version
+        self.signerIdentifier = signerIdentifier
+        self.digestAlgorithm = digestAlgorithm
+        self.signedAttributes = signedAttributes
+        self.signatureAlgorithm = signatureAlgorithm
+        self.signature = signature
+        self.unsignedAttributes = unsignedAttributes
+    }
+}
+
+/// The PKCS#7 / CMS container of an app receipt: `ContentInfo { signedData, [0]
+/// SignedData }`, parsed with BER rules (Xcode receipts use indefinite lengths and a
+/// constructed OCTET STRING). Everything a verifier hashes or compares is kept as
+/// received: the payload bytes, each certificate's DER in the order it appears (App
+/// Store receipts use chain order, not DER SET order), the signer's issuer name.
+///
+/// This parses structure only; it checks no signature and trusts no certificate.
+public struct PKCS7SignedData: Hashable, Sendable {
+    /// How the container is encoded.
+    public enum Encoding: String, Hashable, Sendable, Codable {
+        /// Definite lengths throughout (App Store receipts).
+        case definite
+        /// BER indefinite lengths (Xcode StoreKit-testing receipts).
+        case berIndefinite = "ber-indefinite"
+    }
+
+    /// The outer content type (always `pkcs7SignedData` once parsed).
+    public var contentType: OID
+    public var version: Int64
+    public var digestAlgorithms: [AlgorithmIdentifier]
+    /// `encapContentInfo.eContentType` (`pkcs7Data` in receipts).
+    public var encapsulatedContentType: OID
+    /// The receipt payload: the OCTET STRING's value, segments concatenated; nil if the
+    /// content is detached (never in receipts).
+    public var payload: [UInt8]?
+    /// True when the payload came as a constructed (segmented) OCTET STRING.
+    public var payloadIsSegmented: Bool
+    /// Each certificate's encoding exactly as received, in order.
+    public var certificates: [[UInt8]]
+    /// The raw `[1]` CRLs element, if any.
+    public var crls: [UInt8]?
+    public var signerInfos: [SignerInfo]
+    public var encoding: Encoding
+
+    /// A container from its parts (what the forge and tests build).
+    public init(contentType: OID = .pkcs7SignedData, version: Int64 = 1, digestAlgorithms: [AlgorithmIdentifier],
+                encapsulatedContentType: OID = .pkcs7Data, payload: [UInt8]?, payloadIsSegmented: Bool = false,
+                certificates: [[UInt8]], crls: [UInt8]? = nil, signerInfos: [SignerInfo],
+                encoding: Encoding = .definite) {
+        self.contentType = contentType
+        self.version = version
+        self.digestAlgorithms = digestAlgorithms
+        self.encapsulatedContentType = encapsulatedContentType
+        self.payload = payload
+        self.payloadIsSegmented = payloadIsSegmented
+        self.certificates = certificates
+        self.crls = crls
+        self.signerInfos = signerInfos
+        self.encoding = encoding
+    }
+
+    /// Parses a receipt file's bytes (binary, not base64). Trailing bytes after the
+    /// ContentInfo are refused. iOS 6 plist transaction receipts, base64 text and other
+    /// non-PKCS#7 input give `ReceiptError.notPKCS7` with a reason.
+    public init(bytes: [UInt8]) throws(ReceiptError) {
+        if let reason = PKCS7SignedData.notPKCS7Reason(bytes) { throw .notPKCS7(reason: reason) }
+        do {
+            self = try PKCS7SignedData.parse(bytes)
+        } catch {
+            throw .malformed(error)
+        }
+    }
+
+    /// The decoded receipt payload. Errors are `malformed`, with offsets into `payload`.
+    public func decodeReceipt() throws(ReceiptError) -> AppReceipt {
+        guard let payload else {
+            throw .malformed(BERError(.unexpectedTag, at: 0, "the receipt has no encapsulated payload",
+                                      path: ["signedData", "encapContentInfo", "eContent"]))
+        }
+        do {
+            return try withBERPath("payload") { () throws(BERError) in try AppReceipt(decoding: payload) }
+        } catch {
+            throw .malformed(error)
+        }
+    }
+
+    /// Why `bytes` is plainly not a DER/BER ContentInfo, or nil if it may be one.
+    static func notPKCS7Reason(_ bytes: [UInt8]) -> String? {
+        guard let first = bytes.first else { return "the file is empty" }
+        if first == 0x30 { return nil }
+        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+        let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || text.hasPrefix("bplist") {
+            return "this is an iOS 6 style transaction receipt (a property list with a signature and purchase-info), "
+                + "not a PKCS#7 app receipt; it cannot be validated on the device"
+        }
+        if trimmed.hasPrefix("MI") {
+            return "this looks like base64 text; decode it to the binary receipt first"
+        }
+        return String(format: "the first byte is 0x%02x, not a SEQUENCE (0x30)", first)
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(BERError) -> PKCS7SignedData {
+        var reader = BERReader(bytes, rules: .ber)
+        let contentInfo = try withBERPath("contentInfo") { () throws(BERError) in try reader.readExtent(.sequence) }
+        let result = try withBERPath("contentInfo") { () throws(BERError) -> PKCS7SignedData in
+            try reader.withContents(of: contentInfo) { (fields: inout BERReader) throws(BERError) -> PKCS7SignedData in
+                let offset = fields.offset
+                let contentType = try withBERPath("contentType") { () throws(BERError) in try fields.readObjectIdentifier() }
+                guard contentType == .pkcs7SignedData else {
+                    throw BERError(.unexpectedTag, at: offset, "content type \(contentType) is not signedData",
+                                   path: ["contentType"])
+                }
+                let explicit = try withBERPath("content") { () throws(BERError) in try fields.readExtent(.context(0)) }
+                return try fields.withContents(of: explicit) { (content: inout BERReader) throws(BERError) -> PKCS7SignedData in
+                    try withBERPath("signedData") { () throws(BERError) -> PKCS7SignedData in
+                        let signedData = try content.readExtent(.sequence)
+                        var parsed = try content.withContents(of: signedData) {
+                            (fields: inout BERReader) throws(BERError) -> PKCS7SignedData in
+                            try parseSignedData(&fields, contentType: contentType)
+                        }
+                        if contentInfo.isIndefiniteLength || explicit.isIndefiniteLength || signedData.isIndefiniteLength {
+                            parsed.encoding = .berIndefinite
+                        }
+                        return parsed
+                    }
+                }
+            }
+        }
+        try withBERPath("contentInfo") { () throws(BERError) in try reader.finish() }
+        return result
+    }
+
+    static func parseSignedData(_ fields: inout BERReader, contentType: OID) throws(BERError) -> PKCS7SignedData {
+        let version = try withBERPath("version") { () throws(BERError) in try fields.readInt64() }
+        let digestAlgorithms = try withBERPath("digestAlgorithms") { () throws(BERError) -> [AlgorithmIdentifier] in
+            try fields.readSet { (set: inout BERReader) throws(BERError) -> [AlgorithmIdentifier] in
+                var algorithms: [AlgorithmIdentifier] = []
+                while !set.isAtEnd {
+                    let index = algorithms.count
+                    algorithms.append(try withBERPath("[\(index)]") { () throws(BERError) in
+                        try AlgorithmIdentifier.read(&set)
+                    })
+                }
+                return algorithms
+            }
+        }
+        var indefinite = false
+        let (encapsulatedType, payload, segmented) = try withBERPath("encapContentInfo") {
+            () throws(BERError) -> (OID, [UInt8]?, Bool) in
+            let extent = try fields.readExtent(.sequence)
+            indefinite = indefinite || extent.isIndefiniteLength
+            return try fields.withContents(of: extent) { (encap: inout BERReader) throws(BERError) -> (OID, [UInt8]?, Bool) in
+                let type = try withBERPath("eContentType") { () throws(BERError) in try encap.readObjectIdentifier() }
+                guard !encap.isAtEnd else { return (type, nil, false) }
+                return try withBERPath("eContent") { () throws(BERError) -> (OID, [UInt8]?, Bool) in
+                    let explicit = try encap.readExtent(.context(0))
+                    indefinite = indefinite || explicit.isIndefiniteLength
+                    return try encap.withContents(of: explicit) { (inner: inout BERReader) throws(BERError) -> (OID, [UInt8]?, Bool) in
+                        let segmented = try inner.peekTag() == BERTag.octetString.constructed(true)
+                        let bytes = try inner.readOctetString()
+                        return (type, Array(bytes), segmented)
+                    }
+                }
+            }
+        }
+        var certificates: [[UInt8]] = []
+        if try fields.peekTag() == .context(0) {
+            try withBERPath("certificates") { () throws(BERError) in
+                try fields.readConstructed(.context(0)) { (set: inout BERReader) throws(BERError) in
+                    while !set.isAtEnd {
+                        let index = certificates.count
+                        let certificate = try withBERPath("[\(index)]") { () throws(BERError) in
+                            try set.readElement(.sequence)
+                        }
+                        certificates.append(Array(certificate.encodedBytes))
+                    }
+                }
+            }
+        }
+        var crls: [UInt8]?
+        if try fields.peekTag() == .context(1) {
+            crls = try withBERPath("crls") { () throws(BERError) in Array(try fields.readElement().encodedBytes) }
+        }
+        let signerInfos = try withBERPath("signerInfos") { () throws(BERError) -> [SignerInfo] in
+            try fields.readSet { (set: inout BERReader) throws(BERError) -> [SignerInfo] in
+                var infos: [SignerInfo] = []
+                while !set.isAtEnd {
+                    let index = infos.count
+                    infos.append(try withBERPath("[\(index)]") { () throws(BERError) in try parseSignerInfo(&set) })
+                }
+                return infos
+            }
+        }
+        return PKCS7SignedData(
+            contentType: contentType, version: version, digestAlgorithms: digestAlgorithms,
+            encapsulatedContentType: encapsulatedType, payload: payload, payloadIsSegmented: segmented,
+            certificates: certificates, crls: crls, signerInfos: signerInfos,
+            encoding: indefinite ? .berIndefinite : .definite)
+    }
+
+    static func parseSignerInfo(_ reader: inout BERReader) throws(BERError) -> SignerInfo {
+        try reader.readSequence { (fields: inout BERReader) throws(BERError) -> SignerInfo in
+            let version = try withBERPath("version") { () throws(BERError) in try fields.readInt64() }
+            let signerIdentifier = try withBERPath("sid") { () throws(BERError) -> SignerIdentifier in
+                if try fields.peekTag() == .context(0, constructed: false) {
+                    return .subjectKeyIdentifier(Array(try fields.readOctetString(tag: .context(0, constructed: false))))
+                }
+                return try fields.readSequence { (sid: inout BERReader) throws(BERError) -> SignerIdentifier in
+                    let issuer = try withBERPath("issuer") { () throws(BERError) in try sid.readElement(.sequence) }
+                    let serial = try withBERPath("serialNumber") { () throws(BERError) in
+                        try sid.readUnsignedIntegerMagnitude()
+                    }
+                    return .issuerAndSerialNumber(issuer: Array(issuer.encodedBytes), serialNumber: Array(serial))
+                }
+            }
+            let digestAlgorithm = try withBERPath("digestAlgorithm") { () throws(BERError) in
+                try AlgorithmIdentifier.read(&fields)
+            }
+            var signedAttributes: [UInt8]?
+            if try fields.peekTag() == .context(0) {
+                signedAttributes = try withBERPath("signedAttrs") { () throws(BERError) in
+                    Array(try fields.readElement().encodedBytes)
+                }
+            }
+            let signatureAlgorithm = try withBERPath("signatureAlgorithm") { () throws(BERError) in
+                try AlgorithmIdentifier.read(&fields)
+            }
+            let signature = try withBERPath("signature") { () throws(BERError) in Array(try fields.readOctetString()) }
+            var unsignedAttributes: [UInt8]?
+            if try fields.peekTag() == .context(1) {
+                unsignedAttributes = try withBERPath("unsignedAttrs") { () throws(BERError) in
+                    Array(try fields.readElement().encodedBytes)
+                }
+            }
+            return SignerInfo(version: version, signerIdentifier: signerIdentifier, digestAlgorithm: digestAlgorithm,
+                              signedAttributes: signedAttributes, signatureAlgorithm: signatureAlgorithm,
+                              signature: signature, unsignedAttributes: unsignedAttributes)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import BER
+import Receipt
+import XCTest
+
+final class PKCS7SignedDataTests: XCTestCase {
+    func realReceipt(_ name: String) throws -> [UInt8] {
+        let real = try RealReceipts.load()
+        let entry = try XCTUnwrap(real.manifest.receipts.first { $0.file.hasSuffix(name) })
+        return try real.bytes(of: entry)
+    }
+
+    func testAppStoreReceiptStructure() throws {
+        let bytes = try realReceipt("TPInAppReceipt__receipt-production.receipt")
+        let container = try PKCS7SignedData(bytes: bytes)
+        XCTAssertEqual(container.version, 1)
+        XCTAssertEqual(container.encapsulatedContentType, .pkcs7Data)
+        XCTAssertEqual(container.encoding, .definite)
+        XCTAssertFalse(container.payloadIsSegmented)
+        XCTAssertNil(container.crls)
+        // Certificates kept as raw slices of the input, in chain order.
+        for certificate in container.certificates {
+            XCTAssertNotNil(bytes.firstRange(of: certificate))
+        }
+        let signer = try XCTUnwrap(container.signerInfos.first)
+        XCTAssertEqual(signer.version, 1)
+        guard case .issuerAndSerialNumber(let issuer, let serial) = signer.signerIdentifier else {
+            return XCTFail("expected issuerAndSerialNumber")
+        }
+        XCTAssertEqual(hexString(serial), "15e79fce52550a65017c91dfe4eeb359")
+        XCTAssertNotNil(container.certificates[0].firstRange(of: issuer), "the leaf's issuer, as received")
+        XCTAssertEqual(signer.digestAlgorithm.oid, .sha256)
+        XCTAssertEqual(signer.digestAlgorithm.parameters, [0x05, 0x00])
+        XCTAssertEqual(signer.signatureAlgorithm.oid, .rsaEncryption)
+        XCTAssertNil(signer.signedAttributes)
+    }
+
+    func testXcodeReceiptIsIndefiniteAndSegmented() throws {
+        let container = try PKCS7SignedData(bytes: try realReceipt("TPInAppReceipt__receipt-xcode.receipt"))
+        XCTAssertEqual(container.encoding, .berIndefinite)
+        XCTAssertTrue(container.payloadIsSegmented)
+        XCTAssertEqual(container.certificates.count, 1)
+        XCTAssertEqual(container.payload?.count, 383)
+    }
+
+    /// swift-asn1's drip-feed: every strict prefix of a real receipt fails with a typed error.
+    func testEveryStrictPrefixOfARealReceiptFailsCleanly() throws {
+        for name in ["TPInAppReceipt__receipt-xcode.receipt", "AppReceiptValidator__hannes_mac_mindnode_receipt.receipt"] {
+            let bytes = try realReceipt(name)
+            for length in 0..<bytes.count {
+                XCTAssertThrowsError(try PKCS7SignedData(bytes: Array(bytes.prefix(length))), "\(name) \(length)") { error in
+                    XCTAssertTrue(error is ReceiptError, "\(name) prefix \(length): \(error)")
+                }
+            }
+        }
+    }
+
+    func testStructuralErrorsNameTheirPlace() throws {
+        let bytes = try realReceipt("AppReceiptValidator__hannes_mac_mindnode_receipt.receipt")
+        func expectMalformed(_ input: [UInt8], _ code: BERError.Code, path: String, _ name: String) {
+            XCTAssertThrowsError(try PKCS7SignedData(bytes: input), name) { error in
+                guard case .malformed(let berError)? = error as? ReceiptError else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual(berError.code, code, "\(name): \(berError)")
+                XCTAssertTrue(berError.pathDescription.hasPrefix(path), "\(name): \(berError.pathDescription)")
+            }
+        }
+        expectMalformed(bytes + [0x00], .trailingData, path: "contentInfo", "trailing byte")
+        var wrongType = bytes
+        let signedData = try XCTUnwrap(bytes.firstRange(of: OID.pkcs7SignedData.encoded))
+        wrongType[signedData.upperBound - 1] = 0x01  // 1.2.840.113549.1.7.1 (data)
+        expectMalformed(wrongType, .unexpectedTag, path: "contentInfo.contentType", "data instead of signedData")
+        var badVersion = bytes
+        let version = try XCTUnwrap(bytes.firstRange(of: [0x02, 0x01, 0x01, 0x31]))
+        badVersion[version.lowerBound] = 0x04
+        expectMalformed(badVersion, .unexpectedTag, path: "contentInfo.signedData.version", "version not an INTEGER")
+    }
+
+    func testNonPKCS7InputGetsAReason() {
+        let cases: [([UInt8], String)] = [
+            ([], "empty"),
+            (Array("{\n\t\"signature\" = \"AA\";\n}".utf8), "iOS 6"),
+            (Array("<?xml version=\"1.0\"?><plist>".utf8), "iOS 6"),
+            (Array("MIIT".utf8), "base64"),
+            ([0x04, 0x00], "0x04"),
+        ]
+        for (bytes, expected) in cases {
+            XCTAssertThrowsError(try PKCS7SignedData(bytes: bytes)) { error in
+                guard case .notPKCS7(let reason)? = error as? ReceiptError else { return XCTFail("\(error)") }
+                XCTAssertTrue(reason.contains(expected), reason)
+            }
+        }
+    }
+}
