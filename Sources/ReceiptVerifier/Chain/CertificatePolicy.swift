@@ -1,0 +1,111 @@
+import BER
+
+/// Why a policy refused a certificate: a stable reason and what was wrong.
+public struct PolicyFailure: Hashable, Sendable {
+    public var reason: VerdictReason
+    public var detail: String
+
+    public init(_ reason: VerdictReason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+}
+
+/// One rule a certificate of a candidate chain must satisfy. `chain` runs from the
+/// signer (index 0) to the certificate being checked, which is `chain.last`; the
+/// verification time is a parameter, never read from a clock.
+public protocol CertificatePolicy: Sendable {
+    func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure?
+}
+
+extension Array where Element == any CertificatePolicy {
+    /// The first failure, in order; nil if every policy accepts.
+    func firstFailure(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        for policy in self {
+            if let failure = policy.check(chain, at: time) { return failure }
+        }
+        return nil
+    }
+}
+
+/// Each certificate must be valid at the verification time (RFC 5280 §6.1.3 (a)(2)).
+public struct ValidityPolicy: CertificatePolicy {
+    public init() {}
+
+    public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        let validity = chain.last!.validity
+        if validity.contains(time) { return nil }
+        let when = time < validity.notBefore ? "not yet valid" : "expired"
+        return PolicyFailure(.certificateExpired,
+                             "\(when) at \(time) (valid \(validity.notBefore) to \(validity.notAfter))")
+    }
+}
+
+/// No certificate may carry a critical extension the verifier does not understand
+/// (RFC 5280 §4.2).
+public struct CriticalExtensionsPolicy: CertificatePolicy {
+    public init() {}
+
+    public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        let unhandled = chain.last!.extensions.unhandledCriticalExtensions
+        guard !unhandled.isEmpty else { return nil }
+        return PolicyFailure(.untrustedChain,
+                             "unhandled critical extension \(unhandled.map(\.description).joined(separator: ", "))")
+    }
+}
+
+/// Issuers must be CAs (basicConstraints cA), and an issuer's pathLenConstraint
+/// bounds the non-self-issued intermediates below it (RFC 5280 §4.2.1.9, §6.1.4 (k), (l)).
+public struct BasicConstraintsPolicy: CertificatePolicy {
+    public init() {}
+
+    public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        let index = chain.count - 1
+        guard index > 0 else { return nil }
+        guard let constraints = chain[index].extensions.basicConstraints, constraints.isCertificateAuthority else {
+            return PolicyFailure(.untrustedChain, "issues certificate \(index - 1) but is not a CA (basicConstraints cA)")
+        }
+        if let limit = constraints.pathLengthConstraint {
+            let intermediates = chain[1..<index].filter { !$0.isSelfIssued }.count
+            if intermediates > limit {
+                return PolicyFailure(.untrustedChain,
+                                     "pathLenConstraint \(limit) allows \(limit) intermediates below it, the chain has \(intermediates)")
+            }
+        }
+        return nil
+    }
+}
+
+/// Where keyUsage is present: issuers need keyCertSign (RFC 5280 §4.2.1.3), the
+/// signer digitalSignature.
+public struct KeyUsagePolicy: CertificatePolicy {
+    public init() {}
+
+    public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        guard let usage = chain.last!.extensions.keyUsage else { return nil }
+        if chain.count > 1 {
+            return usage.contains(.keyCertSign) ? nil : PolicyFailure(.untrustedChain, "keyUsage lacks keyCertSign")
+        }
+        return usage.contains(.digitalSignature) ? nil : PolicyFailure(.untrustedChain, "keyUsage lacks digitalSignature")
+    }
+}
+
+/// App Store receipts: the signer carries Apple's receipt-signing marker
+/// (1.2.840.113635.100.6.11.1) and its issuer the WWDR intermediate marker
+/// (1.2.840.113635.100.6.2.1), as many validators require. Not for Xcode
+/// StoreKit-testing receipts, whose self-signed certificate has neither.
+public struct AppleReceiptMarkersPolicy: CertificatePolicy {
+    public init() {}
+
+    public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
+        let extensions = chain.last!.extensions
+        switch chain.count {
+        case 1 where !extensions.hasAppleReceiptSigningMarker:
+            return PolicyFailure(.untrustedChain, "signer lacks Apple's receipt-signing marker \(OID.appleReceiptSigningMarker)")
+        case 2 where !extensions.hasAppleWWDRIntermediateMarker:
+            return PolicyFailure(.untrustedChain, "issuer lacks Apple's WWDR intermediate marker \(OID.appleWWDRIntermediateMarker)")
+        default:
+            return nil
+        }
+    }
+}

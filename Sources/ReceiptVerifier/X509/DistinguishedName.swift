@@ -1,0 +1,133 @@
+import BER
+
+/// An X.509 `Name` (RFC 5280 §4.1.2.4): the raw encoding as received, plus its
+/// relative distinguished names decoded for display and comparison.
+///
+/// Matching (`matches(_:)`), the rule chain building uses to pair a certificate's
+/// issuer with a candidate's subject: equal raw bytes match; otherwise the names
+/// match when they have the same RDNs, each with the same attribute types, and each
+/// value equal after RFC 5280 §7.1's suggested canonical form — string values
+/// (PrintableString, UTF8String, IA5String) compared with leading and trailing
+/// whitespace removed, inner whitespace runs collapsed to one space and case folded;
+/// values of other types compared as raw bytes. Multi-valued RDNs compare as sets.
+public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
+    /// One `AttributeTypeAndValue`.
+    public struct Attribute: Sendable, Hashable {
+        public let type: OID
+        /// The value's whole encoding (tag, length, contents) as received.
+        public let encodedValue: ArraySlice<UInt8>
+        /// The value decoded, for the string types above; nil for any other type.
+        public let text: String?
+    }
+
+    /// The Name's whole encoding as received.
+    public let encoded: ArraySlice<UInt8>
+    /// `RDNSequence`: each element one `RelativeDistinguishedName`, in encoding order.
+    public let relativeNames: [[Attribute]]
+
+    /// Parses a Name element. `path` names it in errors.
+    init(_ element: BERElement, path: [String]) throws(CertificateError) {
+        self.encoded = element.encodedBytes
+        self.relativeNames = try decoding(path) { () throws(BERError) -> [[Attribute]] in
+            guard element.tag == .sequence else {
+                throw BERError(.unexpectedTag, at: element.offset, "expected SEQUENCE, found \(element.tag)")
+            }
+            var names = try element.contentsReader()
+            var relativeNames: [[Attribute]] = []
+            while !names.isAtEnd {
+                let rdn = try withBERPath("[\(relativeNames.count)]") { () throws(BERError) -> [Attribute] in
+                    try names.readSet { (set: inout BERReader) throws(BERError) -> [Attribute] in
+                        var attributes: [Attribute] = []
+                        repeat {
+                            attributes.append(try set.readSequence(Attribute.read))
+                        } while !set.isAtEnd
+                        return attributes
+                    }
+                }
+                relativeNames.append(rdn)
+            }
+            return relativeNames
+        }
+    }
+
+    /// The first commonName (2.5.4.3), if it is a string.
+    public var commonName: String? {
+        for rdn in relativeNames {
+            for attribute in rdn where attribute.type == .commonName { return attribute.text }
+        }
+        return nil
+    }
+
+    /// `C=US, O=Apple Inc., CN=…` in encoding order.
+    public var description: String {
+        relativeNames.map { rdn in
+            rdn.map { attribute in
+                let value = attribute.text ?? "#" + attribute.encodedValue.map { byte in
+                    let hex = String(byte, radix: 16)
+                    return byte < 16 ? "0" + hex : hex
+                }.joined()
+                return "\(DistinguishedName.label(attribute.type))=\(value)"
+            }.joined(separator: "+")
+        }.joined(separator: ", ")
+    }
+
+    /// True if the names are the same (see the type's comment for the rule).
+    public func matches(_ other: DistinguishedName) -> Bool {
+        if encoded.elementsEqual(other.encoded) { return true }
+        guard relativeNames.count == other.relativeNames.count else { return false }
+        for (mine, theirs) in zip(relativeNames, other.relativeNames) {
+            guard mine.count == theirs.count else { return false }
+            var unmatched = theirs
+            for attribute in mine {
+                guard let index = unmatched.firstIndex(where: { attribute.canonicallyEquals($0) }) else { return false }
+                unmatched.remove(at: index)
+            }
+        }
+        return true
+    }
+
+    static func label(_ type: OID) -> String {
+        switch type {
+        case .commonName: return "CN"
+        case .countryName: return "C"
+        case .organizationName: return "O"
+        case .organizationalUnitName: return "OU"
+        case "2.5.4.7": return "L"
+        case "2.5.4.8": return "ST"
+        case "1.2.840.113549.1.9.1": return "emailAddress"
+        default: return type.description
+        }
+    }
+}
+
+extension DistinguishedName.Attribute {
+    /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; string values are
+    /// validated for their type.
+    static func read(_ reader: inout BERReader) throws(BERError) -> Self {
+        let type = try reader.readObjectIdentifier()
+        let start = reader.offset
+        let text: String?
+        switch try reader.peekTag()?.constructed(false) {
+        case .printableString: text = try reader.readPrintableString()
+        case .utf8String: text = try reader.readUTF8String()
+        case .ia5String: text = try reader.readIA5String()
+        default:
+            text = nil
+            _ = try reader.readElement()
+        }
+        return Self(type: type, encodedValue: reader.bytes(in: start..<reader.offset), text: text)
+    }
+
+    func canonicallyEquals(_ other: Self) -> Bool {
+        guard type == other.type else { return false }
+        if let text, let otherText = other.text {
+            return Self.canonical(text) == Self.canonical(otherText)
+        }
+        return encodedValue.elementsEqual(other.encodedValue)
+    }
+
+    /// Whitespace trimmed and collapsed, case folded (RFC 5280 §7.1, simplified RFC 4518).
+    static func canonical(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+    }
+}
