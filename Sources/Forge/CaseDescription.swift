@@ -1,0 +1,149 @@
+import BER
+import Foundation
+import Receipt
+
+/// `case.json`: the expected verdict and every input a validator needs. Paths are
+/// relative to the output directory (where `manifest.json` is).
+public struct CaseDescription: Codable, Sendable, Hashable {
+    public struct Expected: Codable, Sendable, Hashable {
+        /// `valid` or `invalid`.
+        public var verdict: String
+        public var reason: VerdictReason
+
+        public init(_ reason: VerdictReason) {
+            self.verdict = reason.verdict
+            self.reason = reason
+        }
+    }
+
+    public struct App: Codable, Sendable, Hashable {
+        public var bundleId: String
+        public var version: String
+        public var platform: Platform
+    }
+
+    public struct Device: Codable, Sendable, Hashable {
+        public var platform: Platform
+        /// Lowercase hex of the identifier bytes.
+        public var hex: String
+        /// `identifierForVendor` form (iOS) …
+        public var uuid: String?
+        /// … or MAC address form (macOS).
+        public var mac: String?
+    }
+
+    public struct Validation: Codable, Sendable, Hashable {
+        /// Always `creationDate`: the chain is validated at the receipt creation date.
+        public var chainValidatedAt: String
+        /// Attribute 12 as written in the receipt (nil when there is no readable receipt).
+        public var creationDate: String?
+        /// The reference current time; attribute 21 (VPP expiry) is compared with it
+        /// (and with the real current time: the verdict holds for both until 2090).
+        public var now: String
+        /// Attribute 21, when present.
+        public var expirationDate: String?
+        public var rule: String
+    }
+
+    public struct OpenSSL: Codable, Sendable, Hashable {
+        public var expected: OpenSSLOutcome
+        public var command: String?
+    }
+
+    public var id: String
+    public var description: String
+    public var expected: Expected
+    /// `NAME/receipt` (binary) and `NAME/receipt.b64`, or nil for `missing`.
+    public var receipt: String?
+    public var receiptBase64: String?
+    public var receiptSHA256: String?
+    public var app: App
+    public var device: Device
+    public var validation: Validation
+    public var trustAnchor: String
+    public var digest: String
+    public var signatureAlgorithm: String
+    /// `definite` (App Store) or `ber-indefinite` (Xcode and BER cases).
+    public var encoding: String
+    public var certificateCount: Int
+    public var environment: String?
+    public var inAppCount: Int
+    public var openssl: OpenSSL
+
+    init(forgeCase: ForgeCase, app: AppUnderTest, receipt: AppReceipt, file: [UInt8]?, settings: ForgeSettings,
+         trustAnchor: String, digest: DigestAlgorithm, signatureAlgorithm: OID, layout: ReceiptSigner.Layout,
+         certificateCount: Int) {
+        id = forgeCase.id
+        description = forgeCase.summary
+        expected = Expected(forgeCase.expected)
+        self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
+        receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
+        receiptSHA256 = file.map { hexString(messageDigest($0, .sha256)) }
+        self.app = App(bundleId: app.bundleIdentifier, version: app.version, platform: app.platform)
+        device = Device(platform: app.platform, hex: app.device.hex,
+                        uuid: app.device.kind == .uuid ? app.device.formatted : nil,
+                        mac: app.device.kind == .macAddress ? app.device.formatted : nil)
+        validation = Validation(
+            chainValidatedAt: "creationDate", creationDate: receipt.creationDate?.text,
+            now: ReceiptDate(secondsSince1970: settings.now).text, expirationDate: receipt.expirationDate?.text,
+            rule: "validate the certificate chain at creationDate; compare expirationDate (attribute 21, VPP) with now")
+        self.trustAnchor = trustAnchor
+        self.digest = digest.rawValue
+        self.signatureAlgorithm = signatureAlgorithm.shortName ?? signatureAlgorithm.description
+        encoding = layout == .definite ? "definite" : "ber-indefinite"
+        self.certificateCount = certificateCount
+        environment = receipt.environment
+        inAppCount = receipt.inAppPurchaseCount
+        let attime = receipt.creationDate.map { String($0.secondsSince1970) } ?? "CREATION"
+        openssl = OpenSSL(
+            expected: forgeCase.openSSL,
+            command: file == nil ? nil
+                : "openssl cms -verify -inform DER -in \(forgeCase.id)/receipt "
+                    + "-CAfile \(trustAnchor.replacingOccurrences(of: ".cer", with: ".pem")) "
+                    + "-purpose any -attime \(attime) -binary -out /dev/null")
+    }
+}
+
+/// `manifest.json`: every case of the catalogue.
+public struct ForgeManifest: Codable, Sendable, Hashable {
+    public struct Entry: Codable, Sendable, Hashable {
+        public var id: String
+        public var description: String
+        public var expected: CaseDescription.Expected
+        /// `NAME/receipt`, or nil for `missing`.
+        public var receipt: String?
+        public var caseFile: String
+    }
+
+    /// Format version of this manifest and of `case.json`.
+    public var version: Int
+    public var generator: String
+    public var now: String
+    public var seed: UInt64
+    public var trustAnchor: String
+    public var reasons: [VerdictReason]
+    public var cases: [Entry]
+
+    public static let currentVersion = 1
+
+    public init(cases: [MintedCase], settings: ForgeSettings) {
+        version = ForgeManifest.currentVersion
+        generator = "receipt-forge"
+        now = ReceiptDate(secondsSince1970: settings.now).text
+        seed = settings.seed
+        trustAnchor = "Certs/root.cer"
+        reasons = VerdictReason.allCases
+        self.cases = cases.map { minted in
+            Entry(id: minted.forgeCase.id, description: minted.forgeCase.summary,
+                  expected: minted.description.expected, receipt: minted.description.receipt,
+                  caseFile: "\(minted.forgeCase.id)/case.json")
+        }
+    }
+}
+
+/// JSON as the forge writes it: sorted keys, pretty, no escaped slashes, trailing newline.
+public func forgeJSON<T: Encodable>(_ value: T) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(value)) + [0x0A]
+}

@@ -1,0 +1,179 @@
+import BER
+import Receipt
+
+/// The platform the app under test runs on: decides the device identifier's form.
+public enum Platform: String, Sendable, Codable {
+    /// iOS/iPadOS/tvOS: `identifierForVendor`, 16 bytes.
+    case ios
+    /// macOS: the MAC address of the primary built-in interface, 6 bytes.
+    case macos
+}
+
+/// What OpenSSL (`PKCS7_verify`, chain checked at the receipt creation date against the
+/// case's trust anchor, purpose any) is expected to say about a case's file. It knows
+/// nothing of Apple's rules (bundle, device hash, marker extensions, algorithms
+/// allowed), so for those cases it says `verified`.
+public enum OpenSSLOutcome: String, Sendable, Codable {
+    case verified
+    case signatureInvalid = "signature-invalid"
+    case chainInvalid = "chain-invalid"
+    case unparseable
+    /// The case has no file.
+    case noFile = "no-file"
+}
+
+/// One entry of the case catalogue: the single declarative table that drives the
+/// forge, the manifest and the tests.
+public struct ForgeCase: Sendable {
+    public let id: String
+    /// One line: what the receipt is and why a validator must say what it should.
+    public let summary: String
+    public let expected: VerdictReason
+    public let openSSL: OpenSSLOutcome
+    let recipe: Recipe
+
+    init(_ id: String, _ expected: VerdictReason, openSSL: OpenSSLOutcome = .verified, _ summary: String,
+         _ recipe: Recipe = Recipe()) {
+        self.id = id
+        self.summary = summary
+        self.expected = expected
+        self.openSSL = openSSL
+        self.recipe = recipe
+    }
+
+    public var platform: Platform { recipe.platform }
+    public var hasFile: Bool { recipe.damage != .noFile }
+
+    /// The case named `id`, or nil.
+    public static func named(_ id: String) -> ForgeCase? { catalogue.first { $0.id == id } }
+
+    /// Every case, in the order they are listed and minted.
+    public static let catalogue: [ForgeCase] = [
+        ForgeCase("valid", .valid,
+                  "App Store receipt, everything right: SHA-256, iOS device, 3 in-app purchases",
+                  Recipe()),
+        ForgeCase("expired-cert", .valid,
+                  "the leaf certificate expired before today but covered the receipt creation date: valid, "
+                      + "because Apple validates the chain at the creation date; a validator that checks 'now' wrongly rejects it",
+                  Recipe(chain: .leafExpiredAfterCreation)),
+        ForgeCase("wrong-bundle", .bundleMismatch,
+                  "a genuine receipt of another app (bundle id com.example.otherapp), device hash consistent",
+                  Recipe(receiptBundle: "com.example.otherapp")),
+        ForgeCase("copied-device", .deviceHashMismatch,
+                  "a receipt copied from another device: attribute 5 hashes another identifierForVendor",
+                  Recipe(hashForAnotherDevice: true)),
+        ForgeCase("missing", .missing, openSSL: .noFile,
+                  "no receipt file at all: the app must refresh it (iOS) or exit with 173 (macOS)",
+                  Recipe(damage: .noFile)),
+        ForgeCase("vpp", .valid,
+                  "Volume Purchase Program receipt (environment ProductionVPP) whose attribute 21 expiry lies after 2090",
+                  Recipe(environment: "ProductionVPP", expiration: .future)),
+        ForgeCase("vpp-expired", .receiptExpired,
+                  "VPP receipt whose attribute 21 expiry is past (after creation, before the reference now): expired",
+                  Recipe(environment: "ProductionVPP", expiration: .past)),
+        ForgeCase("signed-after-expiry", .certificateExpired, openSSL: .chainInvalid,
+                  "created after the leaf certificate expired: invalid even though the chain is Apple-shaped",
+                  Recipe(chain: .leafExpiredBeforeCreation)),
+        ForgeCase("tampered-payload", .signatureInvalid, openSSL: .signatureInvalid,
+                  "one payload byte changed after signing (inside attribute 6): structure fine, signature not",
+                  Recipe(damage: .tamperPayload)),
+        ForgeCase("tampered-signature", .signatureInvalid, openSSL: .signatureInvalid,
+                  "the last byte of the RSA signature flipped",
+                  Recipe(damage: .tamperSignature)),
+        ForgeCase("untrusted-root", .untrustedChain, openSSL: .chainInvalid,
+                  "an Apple-shaped chain that ends in an unrelated root: the anchor passed in must actually be used",
+                  Recipe(chain: .unrelatedRoot)),
+        ForgeCase("missing-intermediate", .untrustedChain, openSSL: .chainInvalid,
+                  "certificates leaf and root only: the chain cannot be built",
+                  Recipe(chain: .withoutIntermediate)),
+        ForgeCase("wrong-version", .versionMismatch,
+                  "the receipt is for app version 41, the app is version 42",
+                  Recipe(receiptVersion: "41")),
+        ForgeCase("sha1-legacy", .valid,
+                  "SHA-1 digest, as every App Store receipt before February 2023",
+                  Recipe(digest: .sha1)),
+        ForgeCase("xcode-storekit", .valid,
+                  "Xcode StoreKit-testing receipt: BER indefinite lengths, constructed OCTET STRING, one self-signed "
+                      + "certificate (anchor Certs/storekit.cer), sha256WithRSAEncryption, +0100 dates, 8-byte opaque",
+                  Recipe(style: .xcode)),
+        ForgeCase("macos-device", .valid,
+                  "Mac App Store receipt: device identifier is a 6-byte MAC address",
+                  Recipe(platform: .macos)),
+        ForgeCase("many-iaps", .valid,
+                  "180 in-app purchase records, payload over 64 KiB (3-byte lengths)",
+                  Recipe(purchases: .many(180))),
+        ForgeCase("subscriptions", .valid,
+                  "auto-renewable subscriptions: expired, active, cancelled (1712 set), trial (1713) and intro offer (1719)",
+                  Recipe(purchases: .subscriptions)),
+        ForgeCase("fractional-dates", .valid,
+                  "dates with fractional seconds (.SSSZ) and +hhmm/-hhmm offsets, empty dates for absent ones",
+                  Recipe(dateStyle: .fractionalAndOffsets)),
+        ForgeCase("unknown-attributes", .valid,
+                  "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
+                  Recipe(unknownAttributes: true)),
+        ForgeCase("malformed-payload", .malformed,
+                  "correctly signed, but the payload is a truncated SET (its length runs past the end)",
+                  Recipe(damage: .malformedPayload)),
+        ForgeCase("truncated", .malformed, openSSL: .unparseable,
+                  "the valid receipt cut to two thirds of its length",
+                  Recipe(damage: .truncate)),
+        ForgeCase("not-pkcs7", .malformed, openSSL: .unparseable,
+                  "an iOS 6 style plist transaction receipt where the PKCS#7 app receipt should be",
+                  Recipe(damage: .plist)),
+        ForgeCase("sandbox", .valid,
+                  "sandbox receipt: environment ProductionSandbox, app item id 0, empty attribute 8, original version 1.0",
+                  Recipe(environment: "ProductionSandbox")),
+        ForgeCase("certs-reversed", .valid,
+                  "certificates in the order root, intermediate, leaf: find the signer by issuer and serial, not by position",
+                  Recipe(chain: .reversed)),
+        ForgeCase("sha256-signature-oid", .valid,
+                  "signerInfo signature algorithm sha256WithRSAEncryption (as in Xcode receipts) instead of rsaEncryption",
+                  Recipe(signatureAlgorithm: .sha256WithRSAEncryption)),
+        ForgeCase("nested-octet-string", .valid,
+                  "App Store chain, BER indefinite lengths, payload in nested constructed OCTET STRINGs",
+                  Recipe(layout: .berNestedOctetString)),
+        ForgeCase("large-integers", .valid,
+                  "64-bit integers at their limits: app item id and web order line item id 2^63-1",
+                  Recipe(purchases: .largeIntegers)),
+        ForgeCase("sha512-digest", .unsupportedAlgorithm,
+                  "correctly signed with SHA-512, which receipts never use: refuse it as unsupported (OpenSSL accepts it)",
+                  Recipe(digest: .sha512)),
+        ForgeCase("leaf-without-marker", .untrustedChain,
+                  "the signing certificate lacks Apple's marker extension 1.2.840.113635.100.6.11.1 (OpenSSL accepts it)",
+                  Recipe(chain: .leafWithoutMarker)),
+        ForgeCase("trailing-data", .malformed,
+                  "valid receipt followed by 16 bytes of garbage: strict parsers refuse trailing data (OpenSSL ignores it)",
+                  Recipe(damage: .trailingData)),
+    ]
+}
+
+/// How a case's receipt differs from the `valid` one. Each case changes one thing.
+struct Recipe: Sendable {
+    enum Style: Sendable { case appStore, xcode }
+    enum Purchases: Sendable, Equatable { case few, many(Int), subscriptions, largeIntegers }
+    enum Expiration: Sendable { case none, future, past }
+    enum DateStyle: Sendable { case plain, fractionalAndOffsets }
+    enum Chain: Sendable {
+        case standard, leafExpiredAfterCreation, leafExpiredBeforeCreation, unrelatedRoot, withoutIntermediate
+        case reversed, leafWithoutMarker
+    }
+    enum Damage: Sendable {
+        case none, tamperPayload, tamperSignature, truncate, trailingData, plist, noFile, malformedPayload
+    }
+
+    var platform: Platform = .ios
+    var style: Style = .appStore
+    var environment: String?
+    var receiptBundle: String?
+    var receiptVersion: String?
+    var hashForAnotherDevice = false
+    var purchases: Purchases = .few
+    var expiration: Expiration = .none
+    var dateStyle: DateStyle = .plain
+    var unknownAttributes = false
+    var digest: DigestAlgorithm = .sha256
+    var signatureAlgorithm: OID = .rsaEncryption
+    var layout: ReceiptSigner.Layout = .definite
+    var chain: Chain = .standard
+    var damage: Damage = .none
+}

@@ -1,0 +1,169 @@
+import BER
+import Foundation
+import Receipt
+
+/// What `forge dump` prints: the container's shape and the decoded receipt, as text or
+/// JSON. Works on real receipts and on bare payloads (a file starting with a SET).
+public struct ReceiptDump: Encodable, Sendable {
+    public struct Container: Encodable, Sendable {
+        public var encoding: String
+        public var digestAlgorithms: [String]
+        public var signatureAlgorithm: String?
+        public var certificateCount: Int
+        public var signedAttributes: Bool
+        public var payloadBytes: Int
+        public var payloadSegmented: Bool
+    }
+
+    public struct Attribute: Encodable, Sendable {
+        public var type: Int64
+        public var version: Int64
+        public var name: String?
+        /// The decoded string or date text, when the type is known to hold one.
+        public var value: String?
+        /// The decoded integer, when the type is known to hold one.
+        public var integer: Int64?
+        public var hex: String
+    }
+
+    public struct Purchase: Encodable, Sendable {
+        public var productId: String?
+        public var transactionId: String?
+        public var originalTransactionId: String?
+        public var quantity: Int64?
+        public var productType: Int64?
+        public var purchaseDate: String?
+        public var originalPurchaseDate: String?
+        public var subscriptionExpirationDate: String?
+        public var cancellationDate: String?
+        public var webOrderLineItemId: Int64?
+        public var isTrialPeriod: Bool?
+        public var isInIntroOfferPeriod: Bool?
+        public var promotionalOfferId: String?
+        public var attributes: [Attribute]
+    }
+
+    public struct Receipt: Encodable, Sendable {
+        public var environment: String?
+        public var appItemId: Int64?
+        public var bundleId: String?
+        public var appVersion: String?
+        public var originalAppVersion: String?
+        public var opaque: String?
+        public var sha1Hash: String?
+        public var creationDate: String?
+        public var originalPurchaseDate: String?
+        public var expirationDate: String?
+        public var ageRating: String?
+        public var inAppCount: Int
+        public var inApp: [Purchase]
+        public var attributes: [Attribute]
+    }
+
+    public var container: Container?
+    public var receipt: Receipt
+
+    /// Decodes a receipt file (or a bare payload).
+    public init(bytes: [UInt8]) throws(ReceiptError) {
+        let payload: [UInt8]
+        if bytes.first == 0x31 {
+            container = nil
+            payload = bytes
+        } else {
+            let signedData = try PKCS7SignedData(bytes: bytes)
+            let signer = signedData.signerInfos.first
+            container = Container(
+                encoding: signedData.encoding.rawValue,
+                digestAlgorithms: signedData.digestAlgorithms.map { $0.oid.shortName ?? $0.oid.description },
+                signatureAlgorithm: signer.map { $0.signatureAlgorithm.oid.shortName ?? $0.signatureAlgorithm.oid.description },
+                certificateCount: signedData.certificates.count,
+                signedAttributes: signer?.signedAttributes != nil,
+                payloadBytes: signedData.payload?.count ?? 0,
+                payloadSegmented: signedData.payloadIsSegmented)
+            payload = signedData.payload ?? []
+        }
+        let decoded: AppReceipt
+        do {
+            decoded = try withBERPath("payload") { () throws(BERError) in try AppReceipt(decoding: payload) }
+        } catch {
+            throw .malformed(error)
+        }
+        receipt = Receipt(
+            environment: decoded.environment, appItemId: decoded.appItemID, bundleId: decoded.bundleIdentifier,
+            appVersion: decoded.appVersion, originalAppVersion: decoded.originalApplicationVersion,
+            opaque: decoded.opaqueValue.map(hexString), sha1Hash: decoded.sha1Hash.map(hexString),
+            creationDate: decoded.creationDate?.text, originalPurchaseDate: decoded.originalPurchaseDate?.text,
+            expirationDate: decoded.expirationDate?.text, ageRating: decoded.ageRating,
+            inAppCount: decoded.inAppPurchaseCount,
+            inApp: decoded.inAppPurchases.map { purchase in
+                Purchase(productId: purchase.productIdentifier, transactionId: purchase.transactionIdentifier,
+                         originalTransactionId: purchase.originalTransactionIdentifier, quantity: purchase.quantity,
+                         productType: purchase.productType, purchaseDate: purchase.purchaseDate?.text,
+                         originalPurchaseDate: purchase.originalPurchaseDate?.text,
+                         subscriptionExpirationDate: purchase.subscriptionExpirationDate?.text,
+                         cancellationDate: purchase.cancellationDate?.text,
+                         webOrderLineItemId: purchase.webOrderLineItemID, isTrialPeriod: purchase.isTrialPeriod,
+                         isInIntroOfferPeriod: purchase.isInIntroOfferPeriod,
+                         promotionalOfferId: purchase.promotionalOfferIdentifier,
+                         attributes: ReceiptDump.attributes(purchase.attributes, names: ReceiptDump.inAppNames,
+                                                            kinds: InAppPurchase.knownValueKinds))
+            },
+            attributes: ReceiptDump.attributes(decoded.attributes.filter { $0.type != AppReceipt.Field.inAppPurchase },
+                                               names: ReceiptDump.appNames, kinds: AppReceipt.knownValueKinds))
+    }
+
+    static let appNames: [Int64: String] = [
+        0: "environment", 1: "app item id", 2: "bundle id", 3: "app version", 4: "opaque value", 5: "SHA-1 hash",
+        8: "date (undocumented)", 10: "age rating", 12: "creation date", 17: "in-app purchase",
+        18: "original purchase date", 19: "original app version", 21: "expiration date",
+    ]
+    static let inAppNames: [Int64: String] = [
+        1701: "quantity", 1702: "product id", 1703: "transaction id", 1704: "purchase date",
+        1705: "original transaction id", 1706: "original purchase date", 1707: "product type",
+        1708: "subscription expiration date", 1711: "web order line item id", 1712: "cancellation date",
+        1713: "is trial period", 1719: "is in intro offer period", 1721: "promotional offer id",
+    ]
+
+    static func attributes(_ attributes: [ReceiptAttribute], names: [Int64: String],
+                           kinds: [Int64: AttributeValueKind]) -> [Attribute] {
+        attributes.map { attribute in
+            var value: String?
+            var integer: Int64?
+            var reader = BERReader(attribute.value, rules: .ber)
+            switch kinds[attribute.type] {
+            case .utf8String?: value = try? reader.readUTF8String()
+            case .ia5String?, .date?: value = try? reader.readIA5String()
+            case .integer?: integer = try? reader.readInt64()
+            default: break
+            }
+            return Attribute(type: attribute.type, version: attribute.version, name: names[attribute.type],
+                             value: value, integer: integer, hex: hexString(attribute.value))
+        }
+    }
+
+    /// Human-readable lines.
+    public var text: String {
+        var lines: [String] = []
+        if let container {
+            lines.append("container: PKCS#7 SignedData, \(container.encoding), digest \(container.digestAlgorithms.joined(separator: "+")), "
+                + "signature \(container.signatureAlgorithm ?? "none"), \(container.certificateCount) certificate(s), "
+                + (container.signedAttributes ? "signed attributes" : "no signed attributes")
+                + ", payload \(container.payloadBytes) bytes" + (container.payloadSegmented ? " (segmented)" : ""))
+        } else {
+            lines.append("bare payload (no PKCS#7 container)")
+        }
+        func row(_ attribute: Attribute, indent: String) -> String {
+            let label = "\(attribute.type) \(attribute.name ?? "(unknown)")"
+            let shown = attribute.value.map { "\"\($0)\"" } ?? attribute.integer.map(String.init) ?? attribute.hex
+            let version = attribute.version == 1 ? "" : " [version \(attribute.version)]"
+            return indent + label.padding(toLength: max(label.count, 34), withPad: " ", startingAt: 0) + shown + version
+        }
+        lines.append("receipt: \(receipt.attributes.count + receipt.inAppCount) attributes, \(receipt.inAppCount) in-app purchase(s)")
+        for attribute in receipt.attributes { lines.append(row(attribute, indent: "  ")) }
+        for (index, purchase) in receipt.inApp.enumerated() {
+            lines.append("  17 in-app purchase [\(index)]")
+            for attribute in purchase.attributes { lines.append(row(attribute, indent: "      ")) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

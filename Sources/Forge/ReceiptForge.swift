@@ -1,0 +1,173 @@
+import BER
+import Foundation
+import Receipt
+
+/// The reference dates and seed a forge run uses. Defaults are fixed so two runs give
+/// byte-identical trees, and chosen so every verdict holds whenever the fixtures are
+/// used between the default `now` (2026-06-01, already past) and 2090.
+public struct ForgeSettings: Sendable, Hashable {
+    /// The reference current time written to every case file (the `now` VPP expiry is
+    /// compared with). Receipts are created 30 days before it, minus a little.
+    public var now: Int64
+    public var seed: UInt64
+
+    public static let defaultNow = ASN1Time(year: 2026, month: 6, day: 1).secondsSince1970
+    public static let defaultSeed: UInt64 = 1
+    /// VPP expirations (attribute 21) of valid cases lie at or after this: 2095-01-01.
+    public static let farFuture = ASN1Time(year: 2095, month: 1, day: 1).secondsSince1970
+    /// `--now` must fall in this range: the committed leaf starts in 2024 and every
+    /// certificate ends in 2099.
+    public static let allowedNow = ASN1Time(year: 2024, month: 3, day: 1).secondsSince1970
+        ... ASN1Time(year: 2089, month: 12, day: 31).secondsSince1970
+
+    public init(now: Int64 = ForgeSettings.defaultNow, seed: UInt64 = ForgeSettings.defaultSeed) {
+        self.now = now
+        self.seed = seed
+    }
+
+    /// The receipt creation date of every case: 29 days 14 h 23 min 53 s before `now`.
+    public var creationDate: Int64 { now - 30 * 86_400 + 34_567 }
+}
+
+/// One minted case: the receipt file (nil for `missing`) and its `case.json`.
+public struct MintedCase: Sendable {
+    public let forgeCase: ForgeCase
+    public let receipt: [UInt8]?
+    public let description: CaseDescription
+}
+
+/// Mints the case catalogue with a certificate authority.
+public struct ReceiptForge: Sendable {
+    public let authority: CertificateAuthority
+    public let settings: ForgeSettings
+
+    public init(authority: CertificateAuthority = .committed, settings: ForgeSettings = ForgeSettings()) {
+        self.authority = authority
+        self.settings = settings
+    }
+
+    /// Trust anchors written under `Certs/` in the output tree, by file name (DER `.cer`
+    /// and, for `openssl cms -CAfile`, PEM).
+    public var anchors: [String: [UInt8]] {
+        ["root.cer": authority.root.certificate, "root.pem": Array(pem(authority.root.certificate, label: "CERTIFICATE").utf8),
+         "storekit.cer": authority.storeKit.certificate,
+         "storekit.pem": Array(pem(authority.storeKit.certificate, label: "CERTIFICATE").utf8)]
+    }
+
+    public func mintAll() throws -> [MintedCase] {
+        try ForgeCase.catalogue.map(mint)
+    }
+
+    public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {
+        let recipe = forgeCase.recipe
+        let creation = settings.creationDate
+        var builder = PayloadBuilder(recipe: recipe, creation: creation, now: settings.now,
+                                     random: DeterministicRandom(seed: settings.seed, label: forgeCase.id))
+        let app = builder.app()
+        let receipt = builder.receipt(for: app)
+        let xcode = recipe.style == .xcode
+        var payload = receipt.encoded(order: xcode ? .asWritten : .sorted)
+        if recipe.damage == .malformedPayload { payload.removeLast(10) }
+
+        let (signer, certificates) = try chain(for: recipe, creation: creation)
+        let digest = xcode ? .sha256 : recipe.digest
+        let signatureAlgorithm: OID = xcode ? .sha256WithRSAEncryption : recipe.signatureAlgorithm
+        let layout: ReceiptSigner.Layout = xcode ? .berIndefinite : recipe.layout
+        let receiptSigner = ReceiptSigner(signer: signer, certificates: certificates, digest: digest,
+                                          signatureAlgorithm: signatureAlgorithm, layout: layout)
+        var signature = try signer.key.sign(payload, digest: digest)
+        var signedPayload = payload
+        var file: [UInt8]? = nil
+        switch recipe.damage {
+        case .tamperPayload:
+            // Flip one bit of attribute 6's raw value: the payload still decodes.
+            var tampered = receipt
+            let index = tampered.attributes.firstIndex { $0.type == 6 }!
+            tampered.attributes[index].value[0] ^= 0x01
+            signedPayload = tampered.encoded(order: .sorted)
+        case .tamperSignature:
+            signature[signature.count - 1] ^= 0x01
+        default:
+            break
+        }
+        let container = receiptSigner.container(payload: signedPayload, signature: signature)
+        switch recipe.damage {
+        case .noFile: file = nil
+        case .truncate: file = Array(container.prefix(container.count * 2 / 3))
+        case .trailingData: file = container + Array("trailing garbage".utf8)
+        case .plist: file = iOS6TransactionReceipt(app: app, creation: creation)
+        default: file = container
+        }
+
+        let anchor = xcode ? "Certs/storekit.cer" : "Certs/root.cer"
+        let description = CaseDescription(
+            forgeCase: forgeCase, app: app, receipt: receipt, file: file, settings: settings,
+            trustAnchor: anchor, digest: digest, signatureAlgorithm: signatureAlgorithm, layout: layout,
+            certificateCount: certificates.count)
+        return MintedCase(forgeCase: forgeCase, receipt: file, description: description)
+    }
+
+    /// The signer and the certificates (in file order) for a recipe.
+    func chain(for recipe: Recipe, creation: Int64) throws -> (SigningIdentity, [[UInt8]]) {
+        let ca = authority
+        if recipe.style == .xcode { return (ca.storeKit, [ca.storeKit.certificate]) }
+        let day: Int64 = 86_400
+        let standard = [ca.leaf.certificate, ca.intermediate.certificate, ca.root.certificate]
+        switch recipe.chain {
+        case .standard:
+            return (ca.leaf, standard)
+        case .reversed:
+            return (ca.leaf, standard.reversed())
+        case .withoutIntermediate:
+            return (ca.leaf, [ca.leaf.certificate, ca.root.certificate])
+        case .unrelatedRoot:
+            let intermediate = try ca.intermediate(issuedBy: ca.unrelatedRoot,
+                                                   issuerName: CertificateAuthority.unrelatedRootName, serial: 0x101)
+            return (ca.leaf, [ca.leaf.certificate, intermediate, ca.unrelatedRoot.certificate])
+        case .leafExpiredAfterCreation, .leafExpiredBeforeCreation, .leafWithoutMarker:
+            let notBefore = ASN1Time(secondsSince1970: creation - 365 * day)
+            let notAfter: ASN1Time
+            let serial: UInt64
+            switch recipe.chain {
+            case .leafExpiredAfterCreation:
+                // Ends a day before the reference now: expired "today", valid at creation.
+                (notAfter, serial) = (ASN1Time(secondsSince1970: settings.now - day), 0x102)
+            case .leafExpiredBeforeCreation:
+                (notAfter, serial) = (ASN1Time(secondsSince1970: creation - day), 0x103)
+            default:
+                (notAfter, serial) = (CertificateAuthority.caNotAfter, 0x104)
+            }
+            let leafCertificate = try ca.leaf(serial: serial, notBefore: notBefore, notAfter: notAfter,
+                                              marker: recipe.chain != .leafWithoutMarker)
+            let leaf = SigningIdentity(certificate: leafCertificate, key: ca.leaf.key)
+            return (leaf, [leafCertificate, ca.intermediate.certificate, ca.root.certificate])
+        }
+    }
+
+    /// An iOS 6 style transaction receipt: an old-style plist with a base64 signature and
+    /// purchase info (synthetic; what `SKPaymentTransaction.transactionReceipt` returned).
+    func iOS6TransactionReceipt(app: AppUnderTest, creation: Int64) -> [UInt8] {
+        let purchaseInfo = """
+            {
+            \t"original-purchase-date-pst" = "\(ReceiptDate(secondsSince1970: creation - 8 * 3600).utcText)";
+            \t"unique-identifier" = "\(app.device.hex)";
+            \t"product-id" = "com.example.receiptforge.pro";
+            \t"transaction-id" = "1000000012345678";
+            \t"quantity" = "1";
+            \t"bid" = "\(app.bundleIdentifier)";
+            \t"bvrs" = "\(app.version)";
+            }
+            """
+        let signature = Data(repeating: 0x02, count: 128).base64EncodedString()
+        let text = """
+            {
+            \t"signature" = "\(signature)";
+            \t"purchase-info" = "\(Data(purchaseInfo.utf8).base64EncodedString())";
+            \t"environment" = "Sandbox";
+            \t"pod" = "100";
+            \t"signing-status" = "0";
+            }
+            """
+        return Array(text.utf8)
+    }
+}

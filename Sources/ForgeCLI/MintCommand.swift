@@ -1,0 +1,142 @@
+import ArgumentParser
+import BER
+import Forge
+import Foundation
+import Receipt
+
+/// `forge [mint] --case NAME … | --all [--out DIR] [--now DATE] [--seed N]`: the default subcommand.
+struct MintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mint",
+        abstract: "Mint synthetic App Store receipts from the case catalogue (the default subcommand).",
+        discussion: """
+            Output, under DIR (default Fixtures/):
+              DIR/NAME/receipt        the binary receipt (the file name apps read; absent for `missing`)
+              DIR/NAME/receipt.b64    the same, base64 (as sent to a server)
+              DIR/NAME/case.json      expected {verdict, reason} and every validator input: bundle id, app \
+            version, platform, device identifier (hex and UUID/MAC form), creation date and the `now` used for \
+            VPP expiry, trust anchor path, digest, encoding, the OpenSSL command and its expected outcome
+              DIR/manifest.json       every case of the catalogue (with a `version` field)
+              DIR/Certs/root.cer      the trust anchor (DER); Certs/storekit.cer for the Xcode case
+
+            `--all` builds the whole tree beside DIR and swaps it in only when complete. `--case` rewrites \
+            only the named case directories (and manifest.json, Certs/) inside DIR, each file atomically.
+            Output is deterministic: the same --now and --seed give byte-identical files. The default \
+            reference dates keep every expected verdict true from today until 2090.
+            `forge list` shows the cases.
+            """
+    )
+
+    @Option(name: .customLong("case"), help: "A case to mint (repeatable). See `forge list`.")
+    var cases: [String] = []
+
+    @Flag(help: "Mint every case of the catalogue and replace the whole output tree.")
+    var all = false
+
+    @Option(help: "Output directory.")
+    var out = "Fixtures"
+
+    @Option(help: ArgumentHelp(
+        "Reference current time, RFC 3339 (default \(ReceiptDate(secondsSince1970: ForgeSettings.defaultNow).text)).",
+        discussion: "Receipts are created about 30 days before it; VPP expiry is judged against it. 2024-03-01...2089-12-31."))
+    var now: String?
+
+    @Option(help: "Seed of the device ids, opaque values and transaction ids (default \(ForgeSettings.defaultSeed)).")
+    var seed: UInt64 = ForgeSettings.defaultSeed
+
+    @Flag(help: "No progress lines on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if all == !cases.isEmpty {
+            throw ValidationError("give either --all or --case NAME (see `forge list`)")
+        }
+        for name in cases where ForgeCase.named(name) == nil {
+            let names = ForgeCase.catalogue.map(\.id).joined(separator: ", ")
+            throw ValidationError("unknown case '\(name)'; valid cases: \(names)")
+        }
+        if let now {
+            guard let date = ReceiptDate(now) else { throw ValidationError("--now: '\(now)' is not an RFC 3339 date") }
+            guard ForgeSettings.allowedNow.contains(date.secondsSince1970) else {
+                throw ValidationError("--now must lie between 2024-03-01 and 2089-12-31")
+            }
+        }
+    }
+
+    func run() throws {
+        let settings = ForgeSettings(now: now.flatMap(ReceiptDate.init)?.secondsSince1970 ?? ForgeSettings.defaultNow,
+                                     seed: seed)
+        let forge = ReceiptForge(settings: settings)
+        let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
+        let started = Date()
+        var minted: [MintedCase] = []
+        var files: [(String, [UInt8])] = []
+        do {
+            for forgeCase in selected {
+                let result = try forge.mint(forgeCase)
+                minted.append(result)
+                files += try OutputTree.files(of: result)
+                if !quiet {
+                    let size = result.receipt.map { "\($0.count) B" } ?? "no file"
+                    printError("forged \(pad(forgeCase.id, 22)) \(pad(forgeCase.expected.rawValue, 22)) \(size)")
+                }
+            }
+            // The manifest always describes the whole catalogue.
+            let everything = all ? minted : try forge.mintAll()
+            files += try OutputTree.sharedFiles(forge: forge, cases: everything)
+        } catch {
+            printError("forge: minting failed: \(error)")
+            throw ForgeExit.ioError.code
+        }
+        let tree = OutputTree(directory: URL(fileURLWithPath: out))
+        do {
+            if all {
+                try tree.replaceTree(with: files)
+            } else {
+                try tree.update(with: files, replacing: selected.map(\.id))
+            }
+        } catch {
+            printError("forge: cannot write \(out): \(error.localizedDescription)")
+            throw ForgeExit.ioError.code
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let valid = minted.filter { $0.forgeCase.expected == .valid }.count
+        printError(String(format: "forged %d case%@ (%d valid, %d invalid) into %@ in %.2f s",
+                          minted.count, minted.count == 1 ? "" : "s", valid, minted.count - valid,
+                          tree.directory.path, seconds))
+    }
+}
+
+/// `forge list`
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List every case with its expected verdict and a one-line description.")
+
+    @Flag(help: "Print JSON: [{id, expected: {verdict, reason}, description}].")
+    var json = false
+
+    func run() throws {
+        if json {
+            struct Row: Encodable {
+                let id: String
+                let expected: CaseDescription.Expected
+                let description: String
+            }
+            let rows = ForgeCase.catalogue.map {
+                Row(id: $0.id, expected: CaseDescription.Expected($0.expected),
+                    description: $0.summary)
+            }
+            print(String(decoding: try forgeJSON(rows), as: UTF8.self), terminator: "")
+            return
+        }
+        for forgeCase in ForgeCase.catalogue {
+            let verdict = forgeCase.expected == .valid ? "valid" : "invalid \(forgeCase.expected.rawValue)"
+            print("\(pad(forgeCase.id, 22)) \(pad(verdict, 30)) \(forgeCase.summary)")
+        }
+    }
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

@@ -1,0 +1,64 @@
+#ifndef RECEIPT_FORGE_SHIM_FORGE_H
+#define RECEIPT_FORGE_SHIM_FORGE_H
+#include <stddef.h>
+#include <stdint.h>
+
+// The forge's use of OpenSSL: RSA key generation (only `forge ca`), RSA PKCS#1 v1.5
+// signatures (deterministic, so forged receipts and certificates are byte-reproducible),
+// and PKCS7_verify / PKCS7_sign as the independent oracle of the tests and the bench.
+// Buffers are caller-supplied; `*out_len` receives the length written. Functions return
+// 1 on success and 0 on failure unless they say otherwise; on failure `rf_forge_last_error`
+// describes the OpenSSL error queue.
+
+/// Generates an RSA key of `bits` bits (e = 65537) and writes it as unencrypted
+/// PKCS#8 PEM ("BEGIN PRIVATE KEY").
+int rf_rsa_generate_pem(int bits, char *out, size_t out_cap, size_t *out_len);
+
+/// Parses a PEM private key; returns an opaque EVP_PKEY handle (NULL on failure) that
+/// `rf_key_free` releases. Handles may sign from several threads at once.
+void *rf_key_load_pem(const char *key_pem, size_t key_pem_len);
+void rf_key_free(void *key);
+
+/// The DER SubjectPublicKeyInfo of a key handle.
+int rf_key_public_der(void *key, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// RSASSA-PKCS1-v1_5 signature of `message` (hashed inside with SHA-1 if `digest_bits`
+/// is 160, SHA-256 if 256, SHA-384 if 384, SHA-512 if 512) with a key handle.
+int rf_key_sign(void *key, int digest_bits, const uint8_t *message, size_t message_len,
+                uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Outcome of `rf_pkcs7_verify`.
+enum {
+    RF_PKCS7_OK = 0,
+    RF_PKCS7_UNPARSEABLE = 1,      // d2i_PKCS7 failed, or not SignedData
+    RF_PKCS7_SIGNATURE_INVALID = 2, // PKCS7_verify with PKCS7_NOVERIFY failed
+    RF_PKCS7_CHAIN_INVALID = 3      // signature fine, chain to the anchor not valid at `at_time`
+};
+
+/// Verifies a DER/BER PKCS#7 SignedData like `openssl cms -verify -purpose any -attime`:
+/// first the signature alone (PKCS7_NOVERIFY), then the chain to `anchor_der` (one
+/// DER certificate, the only trust anchor) at `at_time` (seconds since 1970).
+/// Returns one of the RF_PKCS7_* codes; the payload is not returned.
+int rf_pkcs7_verify(const uint8_t *p7_der, size_t p7_len, const uint8_t *anchor_der, size_t anchor_len,
+                    int64_t at_time);
+
+/// PKCS7_sign of `message` (binary, no signed attributes, no S/MIME capabilities,
+/// `digest_bits` 160 or 256) with the DER certificate and key handle, `chain_der` (may be
+/// NULL) holding concatenated DER certificates to include; writes the DER SignedData.
+/// The benchmark's baseline.
+int rf_pkcs7_sign(const uint8_t *cert_der, size_t cert_len, void *key,
+                  const uint8_t *chain_der, size_t chain_len, int digest_bits,
+                  const uint8_t *message, size_t message_len,
+                  uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Parses a DER certificate with OpenSSL and checks that `issuer_der` signed it
+/// (X509_verify). Returns 1 if the signature verifies, 0 if not, -1 if either does not parse.
+int rf_x509_check_signed_by(const uint8_t *cert_der, size_t cert_len, const uint8_t *issuer_der, size_t issuer_len);
+
+/// The SHA-1/256/384/512 digest (by `digest_bits`) of `message` into `out` (64 bytes suffice).
+int rf_digest(int digest_bits, const uint8_t *message, size_t message_len, uint8_t *out, size_t *out_len);
+
+/// Writes the OpenSSL error queue (or "no OpenSSL error") into `out` and clears it.
+void rf_forge_last_error(char *out, size_t out_cap);
+
+#endif

@@ -1,0 +1,151 @@
+import BER
+import Forge
+import Foundation
+import OpenSSLShim
+import Receipt
+import XCTest
+
+/// The containers look like Apple's, byte for byte in structure.
+final class ForgeLayoutTests: XCTestCase {
+    func container(_ id: String) throws -> PKCS7SignedData {
+        try PKCS7SignedData(bytes: Minted.named(id).receipt!)
+    }
+
+    func testAppStoreCaseIsShapedLikeARealAppStoreReceipt() throws {
+        let ca = Minted.forge.authority
+        let valid = try container("valid")
+        XCTAssertEqual(valid.encoding, .definite)
+        XCTAssertEqual(valid.version, 1)
+        XCTAssertEqual(valid.digestAlgorithms.map(\.oid), [.sha256])
+        XCTAssertEqual(valid.certificates, [ca.leaf.certificate, ca.intermediate.certificate, ca.root.certificate])
+        let signer = try XCTUnwrap(valid.signerInfos.first)
+        XCTAssertEqual(valid.signerInfos.count, 1)
+        XCTAssertNil(signer.signedAttributes)
+        XCTAssertEqual(signer.signatureAlgorithm.oid, .rsaEncryption)
+        XCTAssertEqual(signer.signature.count, 256, "RSA-2048")
+        guard case .issuerAndSerialNumber(let issuer, let serial) = signer.signerIdentifier else {
+            return XCTFail("expected issuerAndSerialNumber")
+        }
+        XCTAssertEqual(issuer, ca.leaf.summary.issuer)
+        XCTAssertEqual(serial, ca.leaf.summary.serialNumber)
+        // The payload is in DER SET OF order, like App Store receipts.
+        let payload = try XCTUnwrap(valid.payload)
+        var reader = BERReader(payload, rules: BERRules(.der, requireSortedSets: true))
+        XCTAssertNoThrow(try reader.readElement(.set))
+        let receipt = try valid.decodeReceipt()
+        XCTAssertEqual(receipt.opaqueValue?.count, 16)
+        XCTAssertEqual(receipt.attribute(AppReceipt.Field.opaqueValue)?.version, 2)
+        XCTAssertEqual(receipt.inAppPurchaseCount, 3)
+        XCTAssertEqual(try container("sha1-legacy").digestAlgorithms.map(\.oid), [.sha1])
+        XCTAssertEqual(try container("certs-reversed").certificates.first, ca.root.certificate)
+    }
+
+    func testXcodeCaseIsShapedLikeARealXcodeReceipt() throws {
+        let xcode = try container("xcode-storekit")
+        XCTAssertEqual(xcode.encoding, .berIndefinite)
+        XCTAssertTrue(xcode.payloadIsSegmented)
+        XCTAssertEqual(xcode.certificates, [Minted.forge.authority.storeKit.certificate])
+        XCTAssertEqual(xcode.signerInfos.first?.signatureAlgorithm.oid, .sha256WithRSAEncryption)
+        let file = Minted.named("xcode-storekit").receipt!
+        XCTAssertEqual(Array(file.prefix(2)), [0x30, 0x80])
+        let receipt = try xcode.decodeReceipt()
+        XCTAssertEqual(receipt.environment, "Xcode")
+        XCTAssertEqual(receipt.opaqueValue?.count, 8)
+        XCTAssertNil(receipt.originalApplicationVersion)
+        XCTAssertEqual(receipt.creationDate?.text.hasSuffix("+0100"), true)
+        XCTAssertEqual(try container("nested-octet-string").encoding, .berIndefinite)
+        XCTAssertTrue(try container("nested-octet-string").payloadIsSegmented)
+    }
+
+    func testManyIAPsNeedsThreeByteLengths() throws {
+        let file = Minted.named("many-iaps").receipt!
+        XCTAssertGreaterThan(file.count, 65_536)
+        XCTAssertEqual(Array(file.prefix(2)), [0x30, 0x83])
+        XCTAssertGreaterThanOrEqual(try container("many-iaps").decodeReceipt().inAppPurchaseCount, 150)
+    }
+
+    func testSubscriptionsAndDatesAndIntegers() throws {
+        let purchases = try container("subscriptions").decodeReceipt().inAppPurchases
+        XCTAssertEqual(purchases.count, 5)
+        XCTAssertEqual(purchases.filter { $0.cancellationDate != nil }.count, 1)
+        XCTAssertEqual(purchases.filter { $0.isTrialPeriod == true }.count, 1)
+        XCTAssertEqual(purchases.filter { $0.isInIntroOfferPeriod == true }.count, 1)
+        XCTAssertTrue(purchases.allSatisfy { $0.productType == InAppPurchase.ProductType.autoRenewableSubscription.rawValue })
+        let creation = try XCTUnwrap(try container("subscriptions").decodeReceipt().creationDate)
+        let expiries = purchases.compactMap(\.subscriptionExpirationDate)
+        XCTAssertTrue(expiries.contains { $0 < creation } && expiries.contains { $0 > creation })
+
+        let fractional = try container("fractional-dates").decodeReceipt()
+        XCTAssertEqual(fractional.creationDate?.nanoseconds, 123_000_000)
+        XCTAssertTrue(fractional.inAppPurchases.contains { $0.purchaseDate?.utcOffsetMinutes == 60 })
+        XCTAssertTrue(fractional.inAppPurchases.contains { $0.cancellationDate == nil && $0.attribute(1712) != nil })
+
+        let large = try container("large-integers").decodeReceipt()
+        XCTAssertEqual(large.appItemID, Int64.max)
+        XCTAssertEqual(large.inAppPurchases.first?.webOrderLineItemID, Int64.max)
+
+        let unknown = try container("unknown-attributes").decodeReceipt()
+        XCTAssertTrue(unknown.unknownAttributes.contains { $0.type == 0x7FFF_FFFF_FFFF && $0.version == 3 })
+        XCTAssertTrue(unknown.inAppPurchases.allSatisfy { $0.unknownAttributes.contains { $0.type == 1730 } })
+
+        let mac = try container("macos-device").decodeReceipt()
+        let device = DeviceIdentifier(hex: Minted.named("macos-device").description.device.hex)!
+        XCTAssertEqual(device.kind, .macAddress)
+        XCTAssertTrue(DeviceHash.matches(mac, device: device))
+        let sandbox = try container("sandbox").decodeReceipt()
+        XCTAssertEqual(sandbox.appItemID, 0)
+        XCTAssertNil(sandbox.undocumentedDate8)
+        XCTAssertEqual(sandbox.originalApplicationVersion, "1.0")
+    }
+
+    func testNotPKCS7CaseIsRefusedLikeARealIOS6Receipt() {
+        XCTAssertThrowsError(try PKCS7SignedData(bytes: Minted.named("not-pkcs7").receipt!)) { error in
+            guard case .notPKCS7(let reason)? = error as? ReceiptError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("iOS 6"))
+        }
+    }
+
+    /// The CA: marker extensions where Apple has them, chain signatures OpenSSL accepts.
+    func testCertificateAuthorityShape() throws {
+        let ca = Minted.forge.authority
+        func has(_ certificate: [UInt8], _ oid: OID) -> Bool {
+            certificate.firstRange(of: [0x06, UInt8(oid.encoded.count)] + oid.encoded) != nil
+        }
+        XCTAssertTrue(has(ca.intermediate.certificate, .appleWWDRIntermediateMarker))
+        XCTAssertTrue(has(ca.leaf.certificate, .appleReceiptSigningMarker))
+        XCTAssertFalse(has(ca.leaf.certificate, .appleWWDRIntermediateMarker))
+        XCTAssertFalse(has(ca.root.certificate, .appleWWDRIntermediateMarker))
+        func signedBy(_ certificate: [UInt8], _ issuer: [UInt8]) -> Int32 {
+            certificate.withUnsafeBufferPointer { c in
+                issuer.withUnsafeBufferPointer { rf_x509_check_signed_by(c.baseAddress, c.count, $0.baseAddress, $0.count) }
+            }
+        }
+        XCTAssertEqual(signedBy(ca.root.certificate, ca.root.certificate), 1)
+        XCTAssertEqual(signedBy(ca.intermediate.certificate, ca.root.certificate), 1)
+        XCTAssertEqual(signedBy(ca.leaf.certificate, ca.intermediate.certificate), 1)
+        XCTAssertEqual(signedBy(ca.leaf.certificate, ca.root.certificate), 0)
+        XCTAssertEqual(signedBy(ca.storeKit.certificate, ca.storeKit.certificate), 1)
+        XCTAssertEqual(signedBy(ca.unrelatedRoot.certificate, ca.unrelatedRoot.certificate), 1)
+        for (name, identity) in ca.identities {
+            let summary = identity.summary
+            XCTAssertEqual(identity.key.publicKeyInfo.count, 294, "\(name) is RSA-2048")
+            let subject = String(decoding: summary.subject, as: UTF8.self)
+            XCTAssertTrue(subject.contains("TEST ONLY"), name)
+            XCTAssertTrue(subject.contains("Receipt Forge"), name)
+        }
+    }
+
+    /// `Certs/` (what other projects embed) and the copy compiled into the forge are equal.
+    func testEmbeddedCAEqualsCertsFolder() throws {
+        let certs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Certs")
+        let committed = CertificateAuthority.committed
+        for (name, bytes) in committed.files {
+            let onDisk = try Data(contentsOf: certs.appendingPathComponent(name))
+            XCTAssertEqual(Array(onDisk), bytes, "Certs/\(name) differs from the embedded CA")
+        }
+        let loaded = try CertificateAuthority(directory: certs)
+        XCTAssertEqual(loaded.root.certificate, committed.root.certificate)
+        XCTAssertEqual(loaded.leaf.key.pem, committed.leaf.key.pem)
+    }
+}
