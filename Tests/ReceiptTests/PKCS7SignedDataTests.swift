@@ -1,12 +1,12 @@
 import BER
 import Receipt
+import TestSupport
 import XCTest
 
 final class PKCS7SignedDataTests: XCTestCase {
     func realReceipt(_ name: String) throws -> [UInt8] {
-        let real = try RealReceipts.load()
-        let entry = try XCTUnwrap(real.manifest.receipts.first { $0.file.hasSuffix(name) })
-        return try real.bytes(of: entry)
+        let entry = try XCTUnwrap(try RealReceipts.entries().first { $0.file.hasSuffix(name) })
+        return try RealReceipts.bytes(of: entry)
     }
 
     func testAppStoreReceiptStructure() throws {
@@ -26,7 +26,7 @@ final class PKCS7SignedDataTests: XCTestCase {
         guard case .issuerAndSerialNumber(let issuer, let serial) = signer.signerIdentifier else {
             return XCTFail("expected issuerAndSerialNumber")
         }
-        XCTAssertEqual(hexString(serial), "15e79fce52550a65017c91dfe4eeb359")
+        XCTAssertEqual(Receipt.hexString(serial), "15e79fce52550a65017c91dfe4eeb359")
         XCTAssertNotNil(container.certificates[0].firstRange(of: issuer), "the leaf's issuer, as received")
         XCTAssertEqual(signer.digestAlgorithm.oid, .sha256)
         XCTAssertEqual(signer.digestAlgorithm.parameters, [0x05, 0x00])

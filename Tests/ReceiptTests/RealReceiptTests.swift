@@ -1,26 +1,27 @@
 import BER
 import Foundation
 import Receipt
+import TestSupport
 import XCTest
 
 /// Decoding every real receipt gives exactly the manifest's values.
 final class RealReceiptTests: XCTestCase {
     func testEveryRealReceiptDecodesToTheManifestValues() throws {
-        let real = try RealReceipts.load()
-        XCTAssertEqual(real.pkcs7Entries.count, 25)
-        for entry in real.pkcs7Entries {
+        let receipts = try RealReceipts.pkcs7Receipts()
+        XCTAssertEqual(receipts.count, 25)
+        for (entry, bytes) in receipts {
             let name = entry.file
-            let container = try PKCS7SignedData(bytes: try real.bytes(of: entry))
+            let container = try PKCS7SignedData(bytes: bytes)
             let receipt = try container.decodeReceipt()
             XCTAssertEqual(receipt.environment, entry.environment, name)
             XCTAssertEqual(receipt.bundleIdentifier, entry.bundleId, name)
-            XCTAssertEqual(receipt.bundleIdentifierValue.map(hexString), entry.bundleIdDER, name)
+            XCTAssertEqual(receipt.bundleIdentifierValue.map(Receipt.hexString), entry.bundleIdDER, name)
             XCTAssertEqual(receipt.appVersion, entry.appVersion, name)
             XCTAssertEqual(receipt.originalApplicationVersion, entry.originalAppVersion, name)
             XCTAssertEqual(receipt.creationDate?.text, entry.creationDate, name)
             XCTAssertEqual(receipt.expirationDate?.text, entry.expirationDate, name)
-            XCTAssertEqual(receipt.opaqueValue.map(hexString), entry.opaque, name)
-            XCTAssertEqual(receipt.sha1Hash.map(hexString), entry.sha1Hash, name)
+            XCTAssertEqual(receipt.opaqueValue.map(Receipt.hexString), entry.opaque, name)
+            XCTAssertEqual(receipt.sha1Hash.map(Receipt.hexString), entry.sha1Hash, name)
             XCTAssertEqual(receipt.inAppPurchaseCount, entry.inAppCount, name)
             let products = receipt.inAppPurchases.prefix(3).map { $0.productIdentifier ?? "" }
             XCTAssertEqual(products, entry.inAppProductIds, name)
@@ -37,9 +38,8 @@ final class RealReceiptTests: XCTestCase {
     /// decode → encode reproduces every real payload byte for byte (order, versions,
     /// unknown attributes and in-app records included).
     func testDecodeEncodeRoundTripsEveryRealPayload() throws {
-        let real = try RealReceipts.load()
-        for entry in real.pkcs7Entries {
-            let container = try PKCS7SignedData(bytes: try real.bytes(of: entry))
+        for (entry, bytes) in try RealReceipts.pkcs7Receipts() {
+            let container = try PKCS7SignedData(bytes: bytes)
             let receipt = try container.decodeReceipt()
             XCTAssertEqual(receipt.encoded(), container.payload, entry.file)
             for purchase in receipt.inAppPurchases {
@@ -49,11 +49,11 @@ final class RealReceiptTests: XCTestCase {
     }
 
     func testDeviceHashMatchesTheKnownDevicesAndNotAnother() throws {
-        let real = try RealReceipts.load()
-        let known = real.pkcs7Entries.filter { $0.deviceIdentifier != nil }
+        let known = try RealReceipts.pkcs7Receipts().filter { $0.0.deviceIdentifier != nil }
         XCTAssertEqual(known.count, 5)
-        for entry in known {
-            let receipt = try PKCS7SignedData(bytes: try real.bytes(of: entry)).decodeReceipt()
+        for (entry, bytes) in known {
+            XCTAssertEqual(entry.expectedDeviceHash, "match")
+            let receipt = try PKCS7SignedData(bytes: bytes).decodeReceipt()
             let device = try XCTUnwrap(DeviceIdentifier(hex: entry.deviceIdentifier!.hex))
             XCTAssertEqual(device.kind, entry.deviceIdentifier!.platform == "ios" ? .uuid : .macAddress)
             XCTAssertTrue(DeviceHash.matches(receipt, device: device), entry.file)
@@ -76,11 +76,10 @@ final class RealReceiptTests: XCTestCase {
     }
 
     func testIOS6TransactionReceiptsAreRefusedAsNotPKCS7() throws {
-        let real = try RealReceipts.load()
-        let plists = real.manifest.receipts.filter { $0.expectedSignature == "not-a-receipt" }
+        let plists = try RealReceipts.entries().filter { $0.expectedSignature == "not-a-receipt" }
         XCTAssertEqual(plists.count, 2)
         for entry in plists {
-            XCTAssertThrowsError(try PKCS7SignedData(bytes: try real.bytes(of: entry))) { error in
+            XCTAssertThrowsError(try PKCS7SignedData(bytes: try RealReceipts.bytes(of: entry))) { error in
                 guard case .notPKCS7(let reason)? = error as? ReceiptError else {
                     return XCTFail("\(entry.file): \(error)")
                 }
