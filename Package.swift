@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "forge", targets: ["ForgeCLI"]),
         .executable(name: "fuzz-ber", targets: ["FuzzBER"]),
+        .executable(name: "fuzz-bignum", targets: ["FuzzBigNum"]),
         .library(name: "BER", targets: ["BER"]),
     ],
     dependencies: [
@@ -30,6 +31,12 @@ let package = Package(
         // MARK: Layers
         .target(name: "BER"),
         .target(name: "BigNum"),
+        .target(
+            name: "Receipt",
+            dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "Forge", dependencies: ["BER", "Receipt", "OpenSSLShim"]),
+        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: OpenSSL (forge signer + test/bench/fuzz oracle)
         .systemLibrary(
@@ -44,16 +51,19 @@ let package = Package(
             name: "ForgeCLI",
             dependencies: [
                 "BER",
+                "Receipt",
+                "Forge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BigNum", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
-        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim"]),
+        .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
+        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "Forge"]),
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
@@ -70,5 +80,8 @@ let package = Package(
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
+        .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
+        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Receipt", "BER", "OpenSSLShim"]),
+        .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),
     ]
 )

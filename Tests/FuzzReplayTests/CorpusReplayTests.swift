@@ -22,4 +22,8 @@ final class CorpusReplayTests: XCTestCase {
     func testBERCorpus() throws {
         try replay("ber", minimum: 40, BERFuzz.fuzzOne)
     }
+
+    func testBigNumCorpus() throws {
+        try replay("bignum", minimum: 150, BigNumFuzz.fuzzOne)
+    }
 }

@@ -1,0 +1,3 @@
+import FuzzTargets
+
+runFuzzTarget("bignum", BigNumFuzz.fuzzOne)
