@@ -7,6 +7,7 @@ let usage = """
     usage: scripts/bench SUITE [options]
     suites:
       ber      walk real and forge-sized receipts: BER reader vs OpenSSL ASN1_get_object
+      forge    time `forge --all`; receipts signed per second vs OpenSSL PKCS7_sign
       bignum   BigNum kernels, scalar vs SIMD (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m
     """
 
@@ -14,6 +15,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "ber":
     runBERBench(Array(arguments.dropFirst()))
+case "forge":
+    runForgeBench(Array(arguments.dropFirst()))
 case "bignum":
     runBigNumBench(Array(arguments.dropFirst()))
 default:

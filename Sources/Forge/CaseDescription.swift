@@ -78,7 +78,7 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         expected = Expected(forgeCase.expected)
         self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
         receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
-        receiptSHA256 = file.map { hexString(messageDigest($0, .sha256)) }
+        receiptSHA256 = file.map { lowercaseHex(messageDigest($0, .sha256)) }
         self.app = App(bundleId: app.bundleIdentifier, version: app.version, platform: app.platform)
         device = Device(platform: app.platform, hex: app.device.hex,
                         uuid: app.device.kind == .uuid ? app.device.formatted : nil,

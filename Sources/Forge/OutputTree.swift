@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes minted cases to disk. Every file is written to a temporary name and renamed
 /// into place; a whole tree (`--all`) is built in a temporary sibling directory and
@@ -41,7 +46,7 @@ public struct OutputTree {
             for (path, bytes) in files {
                 let url = staging.appendingPathComponent(path)
                 try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(bytes).write(to: url)
+                try OutputTree.writeStagedFile(bytes, to: url)
             }
             if manager.fileExists(atPath: directory.path) {
                 let old = parent.appendingPathComponent(".\(directory.lastPathComponent).old-\(UUID().uuidString)")
@@ -59,6 +64,23 @@ public struct OutputTree {
         } catch {
             try? manager.removeItem(at: staging)
             throw error
+        }
+    }
+
+    /// Writes a file of the staging tree with plain POSIX calls: Foundation's `Data.write`
+    /// syncs every file to disk, which made `--all` 25 times slower; the staging tree
+    /// only becomes visible through the final rename.
+    static func writeStagedFile(_ bytes: [UInt8], to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + written, bytes.count - written)
+            }
+            guard result > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+            written += result
         }
     }
 

@@ -91,7 +91,7 @@ public struct ReceiptDump: Encodable, Sendable {
         receipt = Receipt(
             environment: decoded.environment, appItemId: decoded.appItemID, bundleId: decoded.bundleIdentifier,
             appVersion: decoded.appVersion, originalAppVersion: decoded.originalApplicationVersion,
-            opaque: decoded.opaqueValue.map(hexString), sha1Hash: decoded.sha1Hash.map(hexString),
+            opaque: decoded.opaqueValue.map(lowercaseHex), sha1Hash: decoded.sha1Hash.map(lowercaseHex),
             creationDate: decoded.creationDate?.text, originalPurchaseDate: decoded.originalPurchaseDate?.text,
             expirationDate: decoded.expirationDate?.text, ageRating: decoded.ageRating,
             inAppCount: decoded.inAppPurchaseCount,
@@ -137,7 +137,7 @@ public struct ReceiptDump: Encodable, Sendable {
             default: break
             }
             return Attribute(type: attribute.type, version: attribute.version, name: names[attribute.type],
-                             value: value, integer: integer, hex: hexString(attribute.value))
+                             value: value, integer: integer, hex: lowercaseHex(attribute.value))
         }
     }
 

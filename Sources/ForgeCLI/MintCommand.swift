@@ -41,7 +41,7 @@ struct MintCommand: ParsableCommand {
         discussion: "Receipts are created about 30 days before it; VPP expiry is judged against it. 2024-03-01...2089-12-31."))
     var now: String?
 
-    @Option(help: "Seed of the device ids, opaque values and transaction ids (default \(ForgeSettings.defaultSeed)).")
+    @Option(help: "Seed of the device ids, opaque values and transaction ids.")
     var seed: UInt64 = ForgeSettings.defaultSeed
 
     @Flag(help: "No progress lines on standard error.")

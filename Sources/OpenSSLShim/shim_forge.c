@@ -117,27 +117,30 @@ done:
     return result;
 }
 
-int rf_pkcs7_sign(const uint8_t *cert_der, size_t cert_len, void *handle,
-                  const uint8_t *chain_der, size_t chain_len, int digest_bits,
+void *rf_x509_load(const uint8_t *der, size_t len) {
+    return read_cert(der, len);
+}
+
+void rf_x509_free(void *cert) {
+    X509_free((X509 *)cert);
+}
+
+int rf_pkcs7_sign(void *cert, void *key, void *const *chain_handles, size_t chain_count, int digest_bits,
                   const uint8_t *message, size_t message_len,
                   uint8_t *out, size_t out_cap, size_t *out_len) {
     int ok = 0;
     const EVP_MD *md = digest_for_bits(digest_bits);
-    X509 *cert = read_cert(cert_der, cert_len);
-    EVP_PKEY *key = (EVP_PKEY *)handle;
     STACK_OF(X509) *chain = sk_X509_new_null();
     BIO *data = BIO_new_mem_buf(message, (int)message_len);
     PKCS7 *p7 = NULL;
     if (!md || !cert || !key || !chain || !data) goto done;
-    for (const unsigned char *p = chain_der, *end = chain_der ? chain_der + chain_len : NULL; p && p < end;) {
-        X509 *extra = d2i_X509(NULL, &p, (long)(end - p));
-        if (!extra) goto done;
-        sk_X509_push(chain, extra);
+    for (size_t i = 0; i < chain_count; i++) {
+        if (!sk_X509_push(chain, (X509 *)chain_handles[i])) goto done;
     }
     int flags = PKCS7_BINARY | PKCS7_NOATTR | PKCS7_NOSMIMECAP | PKCS7_PARTIAL;
     p7 = PKCS7_sign(NULL, NULL, chain, data, flags);
     if (!p7) goto done;
-    if (!PKCS7_sign_add_signer(p7, cert, key, md, flags)) goto done;
+    if (!PKCS7_sign_add_signer(p7, (X509 *)cert, (EVP_PKEY *)key, md, flags)) goto done;
     if (PKCS7_final(p7, data, flags) != 1) goto done;
     int n = i2d_PKCS7(p7, NULL);
     if (n <= 0 || (size_t)n > out_cap) goto done;
@@ -147,8 +150,7 @@ int rf_pkcs7_sign(const uint8_t *cert_der, size_t cert_len, void *handle,
 done:
     PKCS7_free(p7);
     BIO_free(data);
-    sk_X509_pop_free(chain, X509_free);
-    X509_free(cert);
+    sk_X509_free(chain);  // the handles stay the caller's
     return ok;
 }
 

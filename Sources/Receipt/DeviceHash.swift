@@ -42,7 +42,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind { bytes.count == 16 ? .uuid : .macAddress }
 
     /// Lowercase hex, no separators.
-    public var hex: String { hexString(bytes) }
+    public var hex: String { lowercaseHex(bytes) }
 
     /// The UUID form (uppercase, as iOS prints it) or the MAC form (lowercase, colons).
     public var formatted: String {
@@ -126,7 +126,7 @@ func hexBytes<S: StringProtocol>(_ text: S) -> [UInt8]? {
 }
 
 /// Lowercase hex of `bytes`.
-public func hexString<S: Sequence<UInt8>>(_ bytes: S) -> String {
+public func lowercaseHex<S: Sequence<UInt8>>(_ bytes: S) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     for byte in bytes {

@@ -149,3 +149,28 @@ final class ForgeLayoutTests: XCTestCase {
         XCTAssertEqual(loaded.leaf.key.pem, committed.leaf.key.pem)
     }
 }
+
+final class CertificateInputTests: XCTestCase {
+    /// The forge's certificate reader fails cleanly on every strict prefix.
+    func testCertificateSummaryRefusesEveryPrefix() {
+        let certificate = Minted.forge.authority.intermediate.certificate
+        XCTAssertNoThrow(try CertificateSummary(der: certificate))
+        for length in 0..<certificate.count {
+            XCTAssertThrowsError(try CertificateSummary(der: Array(certificate.prefix(length))), "prefix \(length)") {
+                XCTAssertTrue($0 is BERError)
+            }
+        }
+        XCTAssertThrowsError(try CertificateSummary(der: certificate + [0x00])) {
+            XCTAssertEqual(($0 as? BERError)?.code, .trailingData)
+        }
+    }
+
+    func testIncompleteOrBadCAFilesAreRefused() throws {
+        var files = Minted.forge.authority.files
+        files["leaf.key.pem"] = nil
+        XCTAssertThrowsError(try CertificateAuthority(files: files))
+        files["leaf.key.pem"] = Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8)
+        XCTAssertThrowsError(try CertificateAuthority(files: files))
+        XCTAssertThrowsError(try RSAPrivateKey(pem: ""))
+    }
+}

@@ -26,7 +26,7 @@ final class PKCS7SignedDataTests: XCTestCase {
         guard case .issuerAndSerialNumber(let issuer, let serial) = signer.signerIdentifier else {
             return XCTFail("expected issuerAndSerialNumber")
         }
-        XCTAssertEqual(Receipt.hexString(serial), "15e79fce52550a65017c91dfe4eeb359")
+        XCTAssertEqual(TestSupport.hexString(serial), "15e79fce52550a65017c91dfe4eeb359")
         XCTAssertNotNil(container.certificates[0].firstRange(of: issuer), "the leaf's issuer, as received")
         XCTAssertEqual(signer.digestAlgorithm.oid, .sha256)
         XCTAssertEqual(signer.digestAlgorithm.parameters, [0x05, 0x00])

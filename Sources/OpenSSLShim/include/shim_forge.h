@@ -42,12 +42,16 @@ enum {
 int rf_pkcs7_verify(const uint8_t *p7_der, size_t p7_len, const uint8_t *anchor_der, size_t anchor_len,
                     int64_t at_time);
 
+/// Parses a DER certificate; returns an opaque X509 handle (NULL on failure) that
+/// `rf_x509_free` releases.
+void *rf_x509_load(const uint8_t *der, size_t len);
+void rf_x509_free(void *cert);
+
 /// PKCS7_sign of `message` (binary, no signed attributes, no S/MIME capabilities,
-/// `digest_bits` 160 or 256) with the DER certificate and key handle, `chain_der` (may be
-/// NULL) holding concatenated DER certificates to include; writes the DER SignedData.
-/// The benchmark's baseline.
-int rf_pkcs7_sign(const uint8_t *cert_der, size_t cert_len, void *key,
-                  const uint8_t *chain_der, size_t chain_len, int digest_bits,
+/// `digest_bits` 160 or 256) with the signer certificate and key handles, including the
+/// `chain_count` extra certificate handles; writes the DER SignedData. The benchmark's
+/// baseline: everything is parsed beforehand, as for the forge's own signer.
+int rf_pkcs7_sign(void *cert, void *key, void *const *chain, size_t chain_count, int digest_bits,
                   const uint8_t *message, size_t message_len,
                   uint8_t *out, size_t out_cap, size_t *out_len);
 
