@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "forge", targets: ["ForgeCLI"]),
         .executable(name: "fuzz-ber", targets: ["FuzzBER"]),
         .executable(name: "fuzz-bignum", targets: ["FuzzBigNum"]),
+        .executable(name: "fuzz-receipt", targets: ["FuzzReceipt"]),
         .library(name: "BER", targets: ["BER"]),
     ],
     dependencies: [
@@ -59,10 +60,11 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BigNum", "Receipt", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
+        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "Forge"]),
 
         // MARK: Tests

@@ -23,6 +23,10 @@ final class CorpusReplayTests: XCTestCase {
         try replay("ber", minimum: 40, BERFuzz.fuzzOne)
     }
 
+    func testReceiptCorpus() throws {
+        try replay("receipt", minimum: 80, ReceiptFuzz.fuzzOne)
+    }
+
     func testBigNumCorpus() throws {
         try replay("bignum", minimum: 150, BigNumFuzz.fuzzOne)
     }

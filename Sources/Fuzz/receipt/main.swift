@@ -1,0 +1,3 @@
+import FuzzTargets
+
+runFuzzTarget("receipt", ReceiptFuzz.fuzzOne)
