@@ -31,9 +31,11 @@ struct DeterministicRandom: RandomNumberGenerator {
     }
 
     /// A decimal string of `digits` digits, no leading zero (Apple's transaction ids).
+    /// Plain modulo (bias of about 2^-60) rather than `Int.random(in:using:)`, whose
+    /// algorithm the standard library does not promise to keep.
     mutating func digits(_ digits: Int) -> String {
-        var text = String(Int.random(in: 1...9, using: &self))
-        for _ in 1..<digits { text += String(Int.random(in: 0...9, using: &self)) }
+        var text = String(1 + next() % 9)
+        for _ in 1..<digits { text += String(next() % 10) }
         return text
     }
 }

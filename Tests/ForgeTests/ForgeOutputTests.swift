@@ -106,3 +106,13 @@ final class ForgeOutputTests: XCTestCase {
         }
     }
 }
+
+/// Pinned bytes: a change of generator, layout or CA shows up here, not silently in
+/// other projects' fixtures. Update deliberately (and say so in the commit).
+final class ForgePinnedOutputTests: XCTestCase {
+    func testTheValidReceiptIsPinned() {
+        let valid = Minted.named("valid").description
+        XCTAssertEqual(valid.device.uuid, PinnedValues.validDeviceUUID)
+        XCTAssertEqual(valid.receiptSHA256, PinnedValues.validReceiptSHA256)
+    }
+}
