@@ -25,7 +25,8 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
         /// An end-of-contents marker where an element was expected (top level, or
         /// inside a definite-length element).
         case unexpectedEndOfContents
-        /// Tag [UNIVERSAL 0] that is not exactly `00 00`.
+        /// Tag [UNIVERSAL 0] that is not exactly `00 00` (constructed, a non-zero
+        /// length, or a zero length in long form such as `00 81 00`).
         case invalidEndOfContents
         /// A tag number above 2^32-1.
         case tagNumberTooLarge
@@ -157,7 +158,7 @@ extension BERError {
 
     @usableFromInline @inline(never)
     static func misplacedEndOfContents(_ header: BERReader.Header, at offset: Int) -> BERError {
-        if header.tag.isConstructed || header.length != 0 {
+        if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
             return BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
         }
         return BERError(.unexpectedEndOfContents, at: offset, "end-of-contents outside an indefinite-length element")

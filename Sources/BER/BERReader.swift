@@ -226,7 +226,8 @@ public struct BERReader: Sendable {
             let markerStart = position
             let header = try readHeader()
             if header.tag.tagClass == .universal && header.tag.number == 0 {
-                if header.tag.isConstructed || header.length != 0 {
+                // X.690 8.1.5: exactly two zero octets (not 00 81 00, not 20 00).
+                if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
                     throw BERError(.invalidEndOfContents, at: markerStart,
                                    "end-of-contents must be exactly 00 00")
                 }

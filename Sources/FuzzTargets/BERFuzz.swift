@@ -9,6 +9,9 @@ import SwiftASN1
 /// - `ber-der-ber-difference`: if `der` accepts, `ber` accepts it with the same tree;
 /// - `ber-swiftasn1-difference`: on DER, accept/reject and the tree agree with apple/swift-asn1,
 ///   but for the contents checks swift-asn1 leaves to its typed decoders (see `ourStricterCodes`);
+/// - `ber-swiftasn1-ber-difference`: the same in BER rules against swift-asn1's BER parser
+///   (indefinite lengths, non-minimal lengths, constructed strings), which is what catches a
+///   wrong end-of-contents scan; more than 8 length octets are also refused by design here;
 /// - typed readers and the dump never crash on any element.
 public enum BERFuzz {
     /// Codes for which rejecting what swift-asn1's structural parse accepts is by design.
@@ -16,13 +19,17 @@ public enum BERFuzz {
         .nonMinimalInteger, .emptyInteger, .invalidBoolean, .invalidNull, .invalidObjectIdentifier,
         .constructedStringNotAllowed, .tagNumberTooLarge,
     ]
+    /// In BER rules we also refuse lengths of more than 8 octets, which swift-asn1
+    /// reads when their leading octets are zero.
+    public static let ourStricterBERCodes: Set<BERError.Code> = ourStricterCodes.union([.lengthTooLong])
     /// swift-asn1's nesting limit, so both parsers refuse the same depths.
     public static let derRules = BERRules(.der, maximumDepth: 50)
+    public static let berRules = BERRules(.ber, maximumDepth: 50)
     /// Inputs up to this size are also rendered by `BERDump`.
     public static let dumpLimit = 128
 
     public static func fuzzOne(_ input: [UInt8]) {
-        let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: .ber) }
+        let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: berRules) }
         let der = Result { () throws(BERError) in try BERNode.parse(input, rules: derRules) }
 
         if case .success(let tree) = der {
@@ -35,19 +42,10 @@ public enum BERFuzz {
             }
         }
 
-        let theirs = Result { try DER.parse(input) }
-        switch (der, theirs) {
-        case (.success(let ours), .success(let asn1)):
-            if !sameTree(ours, asn1) { fuzzFinding("ber-swiftasn1-difference", "trees differ") }
-        case (.failure(let error), .success):
-            if !ourStricterCodes.contains(error.code) {
-                fuzzFinding("ber-swiftasn1-difference", "we reject (\(error.code)), swift-asn1 accepts")
-            }
-        case (.success, .failure):
-            fuzzFinding("ber-swiftasn1-difference", "we accept, swift-asn1 rejects")
-        case (.failure, .failure):
-            break
-        }
+        compareWithSwiftASN1(der, Result { try DER.parse(input) }, whitelist: ourStricterCodes,
+                             signature: "ber-swiftasn1-difference")
+        compareWithSwiftASN1(ber, Result { try BER.parse(input) }, whitelist: ourStricterBERCodes,
+                             signature: "ber-swiftasn1-ber-difference")
 
         if case .success(let tree) = ber {
             exerciseTypedReaders(tree, input)
@@ -56,6 +54,20 @@ public enum BERFuzz {
         // of its branches.
         if input.count <= dumpLimit {
             _ = BERDump(input, rules: .ber, expandOctetStrings: true).json
+        }
+    }
+
+    static func compareWithSwiftASN1(_ ours: Result<BERNode, BERError>, _ theirs: Result<ASN1Node, any Error>,
+                                     whitelist: Set<BERError.Code>, signature: String) {
+        switch (ours, theirs) {
+        case (.success(let ours), .success(let asn1)):
+            if !sameTree(ours, asn1) { fuzzFinding(signature, "trees differ") }
+        case (.failure(let error), .success):
+            if !whitelist.contains(error.code) { fuzzFinding(signature, "we reject (\(error.code)), swift-asn1 accepts") }
+        case (.success, .failure):
+            fuzzFinding(signature, "we accept, swift-asn1 rejects")
+        case (.failure, .failure):
+            break
         }
     }
 

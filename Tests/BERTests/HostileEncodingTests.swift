@@ -65,6 +65,8 @@ final class HostileEncodingTests: XCTestCase {
         Case("end-of-contents at the top level", "0000", ber: .fails(.unexpectedEndOfContents, offset: 0)),
         Case("end-of-contents with a non-zero length", "3080000100",
              ber: .fails(.invalidEndOfContents, offset: 2), der: .fails(.indefiniteLengthNotAllowed, offset: 1)),
+        Case("end-of-contents with a long-form zero length (fuzz finding)", "3080008100",
+             ber: .fails(.invalidEndOfContents, offset: 2), der: .fails(.indefiniteLengthNotAllowed, offset: 1)),
         Case("constructed end-of-contents", "30802000", ber: .fails(.invalidEndOfContents, offset: 2),
              der: .fails(.indefiniteLengthNotAllowed, offset: 1)),
         Case("indefinite child of a definite parent", "300430800000", ber: .parses,

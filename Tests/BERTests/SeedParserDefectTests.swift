@@ -155,3 +155,18 @@ final class NestingDepthTests: XCTestCase {
         XCTAssertEqual(dump.error?.code, .depthLimitExceeded)
     }
 }
+
+/// Inputs the `ber` fuzz target found, each kept in Corpus/ber/ and named here.
+final class BERFuzzFindingTests: XCTestCase {
+    /// `30 80 30 80 02 01 01 00 81 00 27 00 00 00`: the inner SEQUENCE was closed by
+    /// `00 81 00`, an end-of-contents with a long-form zero length, which X.690 8.1.5
+    /// does not allow (swift-asn1 refused it; we accepted it). Found by
+    /// `ber-swiftasn1-ber-difference` within a minute of the first BER-mode run.
+    func testLongFormEndOfContentsIsRefused() {
+        let input = bytes(hex: "30803080020101008100270000 00".replacingOccurrences(of: " ", with: ""))
+        XCTAssertThrowsError(try BERNode.parse(input, rules: .ber)) { error in
+            XCTAssertEqual((error as? BERError)?.code, .invalidEndOfContents)
+            XCTAssertEqual((error as? BERError)?.offset, 7)
+        }
+    }
+}
