@@ -20,6 +20,8 @@ let package = Package(
         .executable(name: "forge", targets: ["ForgeCLI"]),
         .executable(name: "fuzz-ber", targets: ["FuzzBER"]),
         .executable(name: "fuzz-bignum", targets: ["FuzzBigNum"]),
+        .executable(name: "fuzz-verifier", targets: ["FuzzVerifier"]),
+        .executable(name: "fuzz-x509", targets: ["FuzzX509"]),
         .executable(name: "fuzz-receipt", targets: ["FuzzReceipt"]),
         .library(name: "BER", targets: ["BER"]),
     ],
@@ -54,18 +56,21 @@ let package = Package(
                 "BER",
                 "Receipt",
                 "Forge",
+                "ReceiptVerifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "Receipt", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "Forge", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
+        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/verifier"),
+        .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
         .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
-        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "Forge"]),
+        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "Forge", "ReceiptVerifier"]),
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
@@ -85,5 +90,9 @@ let package = Package(
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "Receipt", "BER", "OpenSSLShim"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),
+        .testTarget(
+            name: "VerifierTests",
+            dependencies: ["ReceiptVerifier", "Receipt", "Forge", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
+        ),
     ]
 )

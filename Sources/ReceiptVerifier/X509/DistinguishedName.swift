@@ -101,13 +101,26 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension DistinguishedName.Attribute {
-    /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; string values are
-    /// validated for their type.
+    /// Universal tags an AttributeValue may have: the directory string types of X.520
+    /// (UTF8, Numeric, Printable, Teletex, Videotex, IA5, Graphic, Visible, General,
+    /// Universal, BMP) and SEQUENCE. OpenSSL's `d2i_X509` refuses every other class,
+    /// and the time, integer and bit/octet string types, so neither do we accept them.
+    static let allowedValueTags: Set<UInt32> = [12, 16, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30]
+
+    /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; the value must be
+    /// a primitive directory string (see `allowedValueTags`) or a SEQUENCE, and string
+    /// values are validated for their type.
     static func read(_ reader: inout BERReader) throws(BERError) -> Self {
         let type = try reader.readObjectIdentifier()
         let start = reader.offset
         let text: String?
-        switch try reader.peekTag()?.constructed(false) {
+        let tag = try reader.peekTag()
+        guard let tag, tag.tagClass == .universal, allowedValueTags.contains(tag.number),
+              tag.isConstructed == (tag.number == 16) else {
+            throw BERError(.unexpectedTag, at: start,
+                           "an AttributeValue must be a primitive directory string or a SEQUENCE, found \(tag.map { "\($0)" } ?? "nothing")")
+        }
+        switch tag {
         case .printableString: text = try reader.readPrintableString()
         case .utf8String: text = try reader.readUTF8String()
         case .ia5String: text = try reader.readIA5String()

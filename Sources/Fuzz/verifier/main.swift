@@ -1,0 +1,3 @@
+import FuzzTargets
+
+runFuzzTarget("verifier", VerifierFuzz.fuzzOne)

@@ -1,0 +1,3 @@
+import FuzzTargets
+
+runFuzzTarget("x509", X509Fuzz.fuzzOne)

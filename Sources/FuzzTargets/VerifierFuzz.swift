@@ -1,0 +1,39 @@
+import BER
+import Forge
+import Foundation
+import Receipt
+import ReceiptVerifier
+
+/// Fuzz target `verifier`: the whole receipt validation, input = a receipt file.
+///
+/// Properties (stable abort signatures):
+/// - `ReceiptValidator.validate` never crashes or hangs, and its verdict always has a
+///   detail (fixed inputs: the forge's bundle id, no device check, the committed test
+///   root as the only anchor, the forge's reference dates);
+/// - `verifier-openssl-difference: <ours>/<theirs>`: our signature-and-chain verdict and
+///   OpenSSL's `PKCS7_verify` disagree, beyond the documented
+///   `VerifierDifferential.whitelist` (see there: same anchor, same time, no marker policy).
+public enum VerifierFuzz {
+    static let settings = ForgeSettings()
+    static let root = CertificateAuthority.committed.root.certificate
+    static let differential: VerifierDifferential = {
+        do {
+            return try VerifierDifferential(anchorDER: root)
+        } catch {
+            fatalError("the committed root does not parse: \(error)")
+        }
+    }()
+    static let validator = ReceiptValidator(
+        anchors: differential.verifier.chainVerifier.anchors,
+        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip))
+    static let now = Date(timeIntervalSince1970: TimeInterval(settings.now))
+
+    public static func fuzzOne(_ input: [UInt8]) {
+        let verdict = validator.validate(input, now: now)
+        if verdict.detail.isEmpty { fuzzFinding("verifier-empty-detail", verdict.reason.rawValue) }
+        let outcome = differential.compare(input, atSecondsSince1970: settings.creationDate)
+        if case .difference(let what) = outcome.agreement {
+            fuzzFinding("verifier-openssl-difference: \(outcome.signature)", what)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import BER
+import Receipt
+
+/// Verifies the PKCS#7 SignedData around a receipt: its signature and the signer's
+/// chain to the caller's trust anchors. Nothing about the payload's meaning is
+/// checked here (that is `ReceiptValidator`'s receipt policies); this is the part
+/// OpenSSL's `PKCS7_verify` also does, and the differential tests compare the two.
+///
+/// Checks run cheap to expensive, like swift-certificates' `CMS.isValidSignature`,
+/// stopping at the first failure:
+/// 1. structure: one SignerInfo, an `id-data` payload, the signer's digest listed
+///    in `digestAlgorithms`;
+/// 2. algorithms: digest SHA-1 or SHA-256, signature `rsaEncryption` or the
+///    `shaNWithRSAEncryption` naming the same hash, parameters absent or NULL;
+/// 3. every certificate parses (strictly: one broken certificate is `malformed`);
+/// 4. the signer: found by issuer (canonical name match) and serial number, never by
+///    position;
+/// 5. signed attributes, when present: `messageDigest` equals the payload's digest;
+/// 6. the RSA signature (over the payload, or over the signed attributes with their
+///    `[0]` tag replaced by SET, RFC 5652 §5.4);
+/// 7. the chain, last: through the receipt's other certificates to an anchor, at `time`.
+public struct SignedDataVerifier: Sendable {
+    public let chainVerifier: ChainVerifier
+
+    public init(chainVerifier: ChainVerifier) {
+        self.chainVerifier = chainVerifier
+    }
+
+    /// Verifies `signedData` with its chain evaluated at `time`. On success the
+    /// verdict carries the chain (signer first); `receipt` is never set here.
+    public func verify(_ signedData: PKCS7SignedData, at time: ASN1Time, cache: SignatureCache? = nil) -> Verdict {
+        // 1. Structure.
+        guard signedData.signerInfos.count == 1 else {
+            return Verdict(.malformed, "signedData.signerInfos holds \(signedData.signerInfos.count) signers; a receipt has exactly one")
+        }
+        let signerInfo = signedData.signerInfos[0]
+        guard signedData.encapsulatedContentType == .pkcs7Data else {
+            return Verdict(.malformed, "signedData.encapContentInfo.eContentType is \(signedData.encapsulatedContentType), not id-data")
+        }
+        guard let payload = signedData.payload else {
+            return Verdict(.malformed, "signedData.encapContentInfo has no eContent: the payload is detached")
+        }
+
+        // 2. Algorithms.
+        let digest: DigestAlgorithm
+        switch Self.digestAlgorithm(signerInfo.digestAlgorithm) {
+        case .success(let algorithm): digest = algorithm
+        case .failure(let failure): return failure.verdict
+        }
+        guard signedData.digestAlgorithms.contains(where: { $0.oid == signerInfo.digestAlgorithm.oid }) else {
+            return Verdict(.malformed, "signerInfos[0].digestAlgorithm \(digest.rawValue) is not listed in signedData.digestAlgorithms")
+        }
+        if let verdict = Self.checkSignatureAlgorithm(signerInfo.signatureAlgorithm, digest: digest) { return verdict }
+
+        // 3. Certificates.
+        var certificates: [Certificate] = []
+        certificates.reserveCapacity(signedData.certificates.count)
+        for (index, bytes) in signedData.certificates.enumerated() {
+            do {
+                certificates.append(try Certificate(bytes, rules: .ber))
+            } catch {
+                return Verdict(error.verdictReason, "signedData.certificates[\(index)] does not parse: \(error) (offset within that certificate)")
+            }
+        }
+
+        // 4. The signer.
+        let signerIndex: Int
+        switch Self.findSigner(signerInfo.signerIdentifier, in: certificates) {
+        case .success(let index): signerIndex = index
+        case .failure(let failure): return failure.verdict
+        }
+        let signer = certificates[signerIndex]
+
+        // 5. and 6. Signed attributes and the signature.
+        let check: SignatureCheck
+        if let attributes = signerInfo.signedAttributes {
+            switch SignedAttributes.messageDigest(in: attributes) {
+            case .failure(let error):
+                return Verdict(.malformed, "signerInfos[0].signedAttrs: \(error)")
+            case .success(let messageDigest):
+                guard messageDigest.elementsEqual(digest.digest(payload)) else {
+                    return Verdict(.signatureInvalid,
+                                   "signerInfos[0].signedAttrs: messageDigest does not match the \(digest.rawValue) of the payload")
+                }
+            }
+            check = signer.publicKey.checkSignature(signerInfo.signature, message: SignedAttributes.signedBytes(attributes),
+                                                    algorithm: digest)
+        } else {
+            check = signer.publicKey.checkSignature(signerInfo.signature, message: payload, algorithm: digest)
+        }
+        if case .invalid(let why) = check {
+            return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(signerIndex)] (\(signer.displayName)) does not verify: \(why)")
+        }
+
+        // 7. The chain, last.
+        var others = certificates
+        others.remove(at: signerIndex)
+        let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)
+        guard chain.isValid else { return Verdict(chain.reason, "chain at \(time): \(chain.detail)") }
+        return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
+    }
+
+    /// The SignerInfo's digest algorithm, or the verdict refusing it.
+    static func digestAlgorithm(_ identifier: Receipt.AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
+        guard let algorithm = DigestAlgorithm(oid: identifier.oid) else {
+            return .failure(VerdictFailure(.unsupportedAlgorithm,
+                                           "signerInfos[0].digestAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
+                                               + "is not sha1 or sha256"))
+        }
+        guard hasAbsentOrNullParameters(identifier) else {
+            return .failure(VerdictFailure(.malformed, "signerInfos[0].digestAlgorithm parameters must be absent or NULL"))
+        }
+        return .success(algorithm)
+    }
+
+    /// Nil if the SignerInfo's signature algorithm is RSA PKCS#1 v1.5 consistent with `digest`.
+    static func checkSignatureAlgorithm(_ identifier: Receipt.AlgorithmIdentifier, digest: DigestAlgorithm) -> Verdict? {
+        guard let algorithm = SignatureAlgorithm(oid: identifier.oid) else {
+            return Verdict(.unsupportedAlgorithm,
+                           "signerInfos[0].signatureAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
+                               + "is not rsaEncryption, sha1WithRSAEncryption or sha256WithRSAEncryption")
+        }
+        if let named = algorithm.digestAlgorithm, named != digest {
+            return Verdict(.unsupportedAlgorithm,
+                           "signerInfos[0].signatureAlgorithm \(algorithm.rawValue) names \(named.rawValue), the digest algorithm is \(digest.rawValue)")
+        }
+        guard hasAbsentOrNullParameters(identifier) else {
+            return Verdict(.malformed, "signerInfos[0].signatureAlgorithm parameters must be absent or NULL")
+        }
+        return nil
+    }
+
+    static func hasAbsentOrNullParameters(_ identifier: Receipt.AlgorithmIdentifier) -> Bool {
+        identifier.parameters == nil || identifier.parameters == [0x05, 0x00]
+    }
+
+    /// The index of the certificate `identifier` names: issuer matching (canonical form,
+    /// as chain building matches names) and the same serial number.
+    static func findSigner(_ identifier: SignerIdentifier, in certificates: [Certificate]) -> Result<Int, VerdictFailure> {
+        switch identifier {
+        case .subjectKeyIdentifier:
+            return .failure(VerdictFailure(.malformed, "signerInfos[0].sid is a subjectKeyIdentifier; PKCS#7 receipts name "
+                                               + "their signer by issuerAndSerialNumber"))
+        case .issuerAndSerialNumber(let issuerBytes, let serial):
+            let issuer: DistinguishedName
+            do {
+                var reader = BERReader(issuerBytes, rules: .ber)
+                let element = try reader.readElement()
+                issuer = try DistinguishedName(element, path: ["signerInfos[0]", "sid", "issuer"])
+            } catch let error as CertificateError {
+                return .failure(VerdictFailure(.malformed, "\(error)"))
+            } catch {
+                return .failure(VerdictFailure(.malformed, "signerInfos[0].sid.issuer: \(error)"))
+            }
+            let wanted = serial.drop { $0 == 0 }
+            let index = certificates.firstIndex { certificate in
+                certificate.serialNumber.drop { $0 == 0 }.elementsEqual(wanted) && certificate.issuer.matches(issuer)
+            }
+            guard let index else {
+                return .failure(VerdictFailure(.untrustedChain,
+                                               "no certificate in the receipt is the signer named by signerInfos[0].sid "
+                                                   + "(issuer \(issuer), serial \(lowercaseHex(serial)))"))
+            }
+            return .success(index)
+        }
+    }
+}
+
+/// A verdict carried through a `Result`.
+struct VerdictFailure: Error {
+    let verdict: Verdict
+    init(_ reason: VerdictReason, _ detail: String) { verdict = Verdict(reason, detail) }
+}

@@ -1,0 +1,148 @@
+import BER
+import Forge
+import Foundation
+import FuzzTargets
+import Receipt
+import ReceiptVerifier
+import TestSupport
+import XCTest
+
+/// Our signature-and-chain verdict against OpenSSL `PKCS7_verify`, through the one
+/// comparison the `verifier` fuzz target also uses (`VerifierDifferential`).
+final class OpenSSLAgreementTests: XCTestCase {
+    struct Tally: CustomStringConvertible {
+        var agreeAccept = 0
+        var agreeReject = 0
+        var whitelisted: [VerdictReason: Int] = [:]
+        var differences: [String] = []
+        var total: Int { agreeAccept + agreeReject + whitelisted.values.reduce(0, +) + differences.count }
+
+        mutating func add(_ outcome: VerifierDifferential.Outcome, _ label: @autoclosure () -> String) {
+            switch outcome.agreement {
+            case .agree: if outcome.ours.isValid { agreeAccept += 1 } else { agreeReject += 1 }
+            case .whitelisted(let reason): whitelisted[reason, default: 0] += 1
+            case .difference(let what): differences.append("\(label()): \(outcome.signature): \(what)")
+            }
+        }
+
+        var description: String {
+            let listed = whitelisted.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            return "\(total) inputs: both accept \(agreeAccept), both reject \(agreeReject), "
+                + "whitelisted [\(listed.joined(separator: ", "))], differences \(differences.count)"
+        }
+    }
+
+    static func differential(_ anchor: [UInt8]) throws -> VerifierDifferential {
+        try VerifierDifferential(anchorDER: anchor)
+    }
+
+    func testEveryForgeCaseAgreesWithOpenSSL() throws {
+        var tally = Tally()
+        for minted in try Fixtures.minted() {
+            guard let receipt = minted.receipt else { continue }
+            let differential = try Self.differential(try Fixtures.anchorDER(minted.description))
+            let outcome = differential.compare(receipt, atSecondsSince1970: Fixtures.creationDate)
+            tally.add(outcome, minted.forgeCase.id)
+            XCTAssertEqual(outcome.openSSL, minted.forgeCase.openSSL, "\(minted.forgeCase.id): the forge's expectation")
+        }
+        XCTAssertEqual(tally.differences, [], "\(tally)")
+        // trailing-data (malformed: OpenSSL ignores trailing bytes) and sha512-digest
+        // (unsupported-algorithm) are the whitelisted ones; malformed-payload is
+        // correctly signed (the payload's meaning is not part of the comparison).
+        XCTAssertEqual(tally.whitelisted, [.malformed: 1, .unsupportedAlgorithm: 1], "\(tally)")
+        print("forge cases vs OpenSSL: \(tally)")
+    }
+
+    func testRealReceiptsAgreeWithOpenSSL() throws {
+        var tally = Tally()
+        for (entry, bytes) in try RealReceipts.pkcs7Receipts() {
+            let differential = try Self.differential(try RealReceipts.anchor(try XCTUnwrap(entry.trustAnchor)))
+            let creation = try XCTUnwrap(ReceiptDate(try XCTUnwrap(entry.creationDate)))
+            let outcome = differential.compare(bytes, atSecondsSince1970: creation.secondsSince1970)
+            XCTAssertEqual(outcome.openSSL, .verified, entry.name)
+            XCTAssertTrue(outcome.ours.isValid, "\(entry.name): \(outcome.ours)")
+            tally.add(outcome, entry.name)
+        }
+        XCTAssertEqual(tally.agreeAccept, 25, "\(tally)")
+    }
+
+    /// Thousands of mutated receipts from a fixed seed: random byte flips (anywhere,
+    /// and concentrated in the certificates and the SignerInfo), truncations, and
+    /// certificate sets swapped, reordered, duplicated or replaced.
+    func testMutatedReceiptsAgreeWithOpenSSL() throws {
+        var random = SeededGenerator(seed: 0x5EED_F00D)
+        let cache = SignatureCache()
+        let root = try Self.differential(Fixtures.authority.root.certificate)
+        let storeKit = try Self.differential(Fixtures.authority.storeKit.certificate)
+        var tally = Tally()
+        func check(_ bytes: [UInt8], _ differential: VerifierDifferential, _ label: @autoclosure () -> String) {
+            // Alternate cached and uncached runs: the cache must never change a verdict.
+            let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate,
+                                               cache: tally.total % 2 == 0 ? cache : nil)
+            tally.add(outcome, label())
+        }
+
+        let bases = ["valid", "sha1-legacy", "certs-reversed", "nested-octet-string", "sha256-signature-oid",
+                     "xcode-storekit", "signed-after-expiry", "untrusted-root"]
+        for id in bases {
+            let minted = try Fixtures.minted(id)
+            let receipt = try XCTUnwrap(minted.receipt)
+            let differential = minted.description.trustAnchor.hasSuffix("storekit.cer") ? storeKit : root
+            let container = try PKCS7SignedData(bytes: receipt)
+            let certificateRanges = container.certificates.compactMap { receipt.firstRange(of: $0) }
+            let signerStart = receipt.count - (container.signerInfos[0].signature.count + 200)
+            for round in 0..<300 {
+                var mutated = receipt
+                let region: Range<Int>
+                switch round % 3 {
+                case 0: region = 0..<receipt.count
+                case 1: region = certificateRanges.randomElement(using: &random) ?? 0..<receipt.count
+                default: region = max(0, signerStart)..<receipt.count
+                }
+                var flips: [String] = []
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    let index = Int.random(in: region, using: &random)
+                    mutated[index] ^= UInt8.random(in: 1...255, using: &random)
+                    flips.append("\(index): \(hexString([receipt[index]]))→\(hexString([mutated[index]]))")
+                }
+                check(mutated, differential, "\(id) flip round \(round) [\(flips.joined(separator: ", "))]")
+            }
+            for _ in 0..<40 {
+                let length = Int.random(in: 0..<receipt.count, using: &random)
+                check(Array(receipt.prefix(length)), differential, "\(id) truncated to \(length)")
+            }
+        }
+
+        // Certificate sets: every ordered selection of up to 4 of 6 certificates, the
+        // signer the leaf (or the StoreKit certificate), the payload of `valid`.
+        let ca = Fixtures.authority
+        // The intermediate the unrelated root issued (same subject as the real one, other key).
+        let unrelatedIntermediate = try PKCS7SignedData(bytes: try XCTUnwrap(try Fixtures.minted("untrusted-root").receipt))
+            .certificates[1]
+        let pool = [ca.leaf.certificate, ca.intermediate.certificate, ca.root.certificate, ca.unrelatedRoot.certificate,
+                    ca.storeKit.certificate, unrelatedIntermediate]
+        let payload = try XCTUnwrap(try PKCS7SignedData(bytes: try XCTUnwrap(try Fixtures.minted("valid").receipt)).payload)
+        var selections: [[Int]] = [[]]
+        var frontier: [[Int]] = [[]]
+        for _ in 0..<4 {
+            frontier = frontier.flatMap { chosen in (0..<pool.count).filter { !chosen.contains($0) }.map { chosen + [$0] } }
+            selections += frontier
+        }
+        selections.append([0, 0, 1, 2])  // a duplicate certificate
+        for selection in selections {
+            for signer in [ca.leaf, ca.storeKit] where selection.count <= 3 || signer.certificate == ca.leaf.certificate {
+                let receipt = try ReceiptSigner(signer: signer, certificates: selection.map { pool[$0] }).sign(payload)
+                let name = signer.certificate == ca.leaf.certificate ? "leaf" : "storekit"
+                check(receipt, root, "certificates \(selection), signer \(name)")
+                if signer.certificate == ca.storeKit.certificate {
+                    check(receipt, storeKit, "certificates \(selection), signer storekit, anchor storekit")
+                }
+            }
+        }
+
+        print("mutated receipts vs OpenSSL: \(tally)")
+        XCTAssertGreaterThan(tally.total, 3000)
+        XCTAssertGreaterThan(tally.agreeAccept, 100, "\(tally)")
+        XCTAssertEqual(tally.differences.count, 0, tally.differences.prefix(20).joined(separator: "\n"))
+    }
+}

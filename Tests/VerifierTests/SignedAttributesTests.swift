@@ -1,0 +1,72 @@
+import BER
+import Forge
+import Foundation
+import FuzzTargets
+import OpenSSLShim
+import Receipt
+import ReceiptVerifier
+import TestSupport
+import XCTest
+
+/// Receipts carry no signed attributes, but a SignerInfo with them (OpenSSL's
+/// `PKCS7_sign` default) must verify over the attributes with the SET tag, and the
+/// `messageDigest` attribute must bind them to the payload.
+final class SignedAttributesTests: XCTestCase {
+    static func signWithAttributes(_ payload: [UInt8], digestBits: Int32 = 256) throws -> [UInt8] {
+        let ca = Fixtures.authority
+        let chain = ca.intermediate.certificate + ca.root.certificate
+        var out = [UInt8](repeating: 0, count: payload.count + 16_384)
+        var length = 0
+        let ok = ca.leaf.certificate.withUnsafeBufferPointer { cert in
+            chain.withUnsafeBufferPointer { chainBuffer in
+                payload.withUnsafeBufferPointer { message in
+                    rf_pkcs7_sign_with_attributes(cert.baseAddress, cert.count, ca.leaf.key.openSSLHandle,
+                                                  chainBuffer.baseAddress, chainBuffer.count, digestBits,
+                                                  message.baseAddress, message.count, &out, out.count, &length)
+                }
+            }
+        }
+        XCTAssertEqual(ok, 1)
+        return Array(out.prefix(length))
+    }
+
+    func testSignedAttributesVerify() throws {
+        let valid = try Fixtures.minted("valid")
+        let payload = try XCTUnwrap(try PKCS7SignedData(bytes: try XCTUnwrap(valid.receipt)).payload)
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        for bits: Int32 in [160, 256] {
+            let receipt = try Self.signWithAttributes(payload, digestBits: bits)
+            XCTAssertNotNil(try PKCS7SignedData(bytes: receipt).signerInfos.first?.signedAttributes)
+            let verdict = try Fixtures.validator(valid.description).validate(receipt, now: Fixtures.now)
+            XCTAssertEqual(verdict.reason, .valid, verdict.detail)
+            let outcome = differential.compare(receipt, atSecondsSince1970: Fixtures.creationDate)
+            XCTAssertEqual(outcome.agreement, .agree, "\(outcome.signature)")
+        }
+    }
+
+    func testMessageDigestBindsThePayload() throws {
+        let valid = try Fixtures.minted("valid")
+        let payload = try XCTUnwrap(try PKCS7SignedData(bytes: try XCTUnwrap(valid.receipt)).payload)
+        let receipt = try Self.signWithAttributes(payload)
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+
+        // A payload byte changed: the messageDigest no longer matches.
+        var tamperedPayload = receipt
+        let payloadStart = try XCTUnwrap(receipt.firstRange(of: payload)).lowerBound
+        tamperedPayload[payloadStart + payload.count - 1] ^= 0x01
+        let verdict = try Fixtures.validator(valid.description).validate(tamperedPayload, now: Fixtures.now)
+        XCTAssertEqual(verdict.reason, .signatureInvalid, verdict.detail)
+        XCTAssertTrue(verdict.detail.contains("messageDigest"), verdict.detail)
+        XCTAssertEqual(differential.compare(tamperedPayload, atSecondsSince1970: Fixtures.creationDate).agreement, .agree)
+
+        // A signed attribute byte changed (the messageDigest value, recomputed to match
+        // a changed payload, is not what was signed): the signature fails.
+        let attributes = try XCTUnwrap(try PKCS7SignedData(bytes: receipt).signerInfos[0].signedAttributes)
+        let attributesStart = try XCTUnwrap(receipt.firstRange(of: attributes)).lowerBound
+        var tamperedAttributes = receipt
+        tamperedAttributes[attributesStart + attributes.count - 1] ^= 0x01
+        let second = try Fixtures.validator(valid.description).validate(tamperedAttributes, now: Fixtures.now)
+        XCTAssertEqual(second.reason, .signatureInvalid, second.detail)
+        XCTAssertEqual(differential.compare(tamperedAttributes, atSecondsSince1970: Fixtures.creationDate).agreement, .agree)
+    }
+}
