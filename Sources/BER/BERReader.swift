@@ -74,7 +74,14 @@ public struct BERReader: Sendable {
 
     @inlinable @inline(__always)
     mutating func readByte(failing code: BERError.Code = .truncated) throws(BERError) -> UInt8 {
-        storage[try read(1, failing: code).lowerBound]
+        byte(at: try read(1, failing: code).lowerBound)
+    }
+
+    /// The byte at an index `read(_:failing:)` has just returned, so already checked
+    /// against the reader's bounds; the unchecked access only skips checking twice.
+    @inlinable @inline(__always)
+    func byte(at index: Int) -> UInt8 {
+        storage.withUnsafeBufferPointer { $0[index &- storage.startIndex] }
     }
 
     // MARK: Identifier and length
@@ -102,8 +109,8 @@ public struct BERReader: Sendable {
         // Every header has at least two octets. Fast path for the common case: a
         // low tag number and a short definite length, decoded from those two.
         let pair = try read(2, failing: .truncated)
-        let identifier = storage[pair.lowerBound]
-        let lengthOctet = storage[pair.upperBound &- 1]
+        let identifier = byte(at: pair.lowerBound)
+        let lengthOctet = byte(at: pair.upperBound &- 1)
         if identifier & 0x1F != 0x1F && lengthOctet < 0x80 {
             let tag = BERTag(BERTag.TagClass(topBits: identifier), UInt32(identifier & 0x1F),
                              constructed: identifier & 0x20 != 0)
@@ -131,12 +138,12 @@ public struct BERReader: Sendable {
             }
             let octets = try read(count, failing: .truncated)
             var value: UInt64 = 0
-            for index in octets { value = value << 8 | UInt64(storage[index]) }
+            for index in octets { value = value << 8 | UInt64(byte(at: index)) }
             guard value <= UInt64(Int.max) else {
                 throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
             }
             let exact = Int(truncatingIfNeeded: value)
-            if !rules.allowsNonMinimalLengths && (storage[octets.lowerBound] == 0 || exact < 0x80) {
+            if !rules.allowsNonMinimalLengths && (byte(at: octets.lowerBound) == 0 || exact < 0x80) {
                 throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
             }
             length = exact
