@@ -10,7 +10,7 @@ struct ForgeCommand: ParsableCommand {
             input (the error names the byte offset); \(ForgeExit.ioError.rawValue) a file could not be read or \
             written; 64 usage error.
             """,
-        subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self],
+        subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }
