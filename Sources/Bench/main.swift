@@ -8,6 +8,7 @@ let usage = """
     suites:
       ber      walk real and forge-sized receipts: BER reader vs OpenSSL ASN1_get_object
       forge    time `forge --all`; receipts signed per second vs OpenSSL PKCS7_sign
+      verify   receipts verified per second, ours (with/without the signature cache) vs OpenSSL PKCS7_verify
       bignum   BigNum kernels, scalar vs SIMD (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m
     """
 
@@ -17,6 +18,8 @@ case "ber":
     runBERBench(Array(arguments.dropFirst()))
 case "forge":
     runForgeBench(Array(arguments.dropFirst()))
+case "verify":
+    runVerifierBench(Array(arguments.dropFirst()))
 case "bignum":
     runBigNumBench(Array(arguments.dropFirst()))
 default:

@@ -57,7 +57,11 @@ public struct SignedDataVerifier: Sendable {
         certificates.reserveCapacity(signedData.certificates.count)
         for (index, bytes) in signedData.certificates.enumerated() {
             do {
-                certificates.append(try Certificate(bytes, rules: .ber))
+                if let cache {
+                    certificates.append(try cache.receiptCertificate(bytes))
+                } else {
+                    certificates.append(try Certificate(bytes, rules: .ber))
+                }
             } catch {
                 return Verdict(error.verdictReason, "signedData.certificates[\(index)] does not parse: \(error) (offset within that certificate)")
             }

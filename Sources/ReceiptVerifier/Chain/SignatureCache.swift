@@ -7,6 +7,10 @@ import Foundation
 /// Only the signature check is skipped on a hit: validity and constraints depend on
 /// the verification time and are checked every time. The caller owns the cache and
 /// decides how long it lives; one cache may be shared between threads.
+///
+/// It also keeps the certificates it has seen parsed, keyed by their exact bytes, so
+/// a batch parses (and prepares the RSA key of) each certificate once. Only
+/// certificates that parsed are kept; a lookup compares every byte.
 public final class SignatureCache: @unchecked Sendable {
     // @unchecked: every stored property is either immutable or guarded by `lock`.
     // (Synchronization.Mutex would say so to the compiler but needs macOS 15.)
@@ -18,6 +22,8 @@ public final class SignatureCache: @unchecked Sendable {
         public var misses = 0
         /// Pairs stored now.
         public var entries = 0
+        /// Parsed certificates kept now.
+        public var certificates = 0
     }
 
     private struct Key: Hashable {
@@ -29,6 +35,17 @@ public final class SignatureCache: @unchecked Sendable {
     public let capacity: Int
     private let lock = NSLock()
     private var verified: Set<Key> = []
+    private var parsed: [CertificateBytes: Certificate] = [:]
+
+    /// A certificate's bytes as a dictionary key, hashed in one call (an `[UInt8]`
+    /// key hashes byte by byte, which costs more than the lookup saves).
+    private struct CertificateBytes: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
     private var counters = Statistics()
 
     public init(capacity: Int = 1024) {
@@ -40,6 +57,7 @@ public final class SignatureCache: @unchecked Sendable {
         lock.withLock {
             var snapshot = counters
             snapshot.entries = verified.count
+            snapshot.certificates = parsed.count
             return snapshot
         }
     }
@@ -47,8 +65,22 @@ public final class SignatureCache: @unchecked Sendable {
     public func removeAll() {
         lock.withLock {
             verified.removeAll()
+            parsed.removeAll()
             counters = Statistics()
         }
+    }
+
+    /// The certificate `bytes` encode, parsed with `ber` rules as certificates inside
+    /// receipts are: parsed before, or parsed now and kept. Parse errors are thrown,
+    /// never kept.
+    func receiptCertificate(_ bytes: [UInt8]) throws(CertificateError) -> Certificate {
+        if let found = lock.withLock({ parsed[CertificateBytes(bytes: bytes)] }) { return found }
+        let certificate = try Certificate(bytes, rules: .ber)
+        lock.withLock {
+            if parsed.count >= capacity { parsed.removeAll(keepingCapacity: true) }
+            parsed[CertificateBytes(bytes: bytes)] = certificate
+        }
+        return certificate
     }
 
     /// True (a hit) if `certificate`'s signature by `issuer` has verified before.

@@ -1,5 +1,6 @@
 import BER
 import BigNum
+import Foundation
 
 /// An RSA public key (RFC 8017 §3.1) as big-endian magnitude bytes, checked once so
 /// that every signature check can rely on it: modulus of 1024–4096 bits and odd,
@@ -21,8 +22,10 @@ public struct RSAPublicKey: Sendable, Hashable {
     public let exponent: [UInt8]
     /// Significant bits of n.
     public let modulusBits: Int
-    /// The Montgomery constants of n, computed once per key.
-    let montgomery: BigNum.MontgomeryContext
+    /// The Montgomery constants of n, computed on the first signature check (R² mod n
+    /// costs about two thirds of a verification, and most keys parsed from receipts —
+    /// the root's copy, pairs the signature cache already holds — never check one).
+    let montgomery: LazyMontgomeryContext
 
     /// Bytes of n: the length of every signature under this key.
     public var modulusByteCount: Int { modulus.count }
@@ -37,11 +40,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         guard Self.supportedModulusBits.contains(bits) else { throw .unsupportedModulusSize(bits: bits) }
         guard n.last! & 1 == 1 else { throw .evenModulus }
         guard let low = e.last, low & 1 == 1, e.count <= 4, e.count > 1 || low >= 3 else { throw .invalidExponent }
-        do {
-            self.montgomery = try BigNum.MontgomeryContext(modulus: n)
-        } catch {
-            preconditionFailure("an odd modulus of \(bits) bits was refused by BigNum: \(error)")
-        }
+        self.montgomery = LazyMontgomeryContext(modulus: n)
         self.modulus = n
         self.exponent = e
         self.modulusBits = bits
@@ -61,9 +60,37 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// the verifier's only modular exponentiation.
     func publicOperation(_ signature: [UInt8]) -> [UInt8]? {
         do {
-            return try montgomery.power(signature, exponent: exponent)
+            return try montgomery.context.power(signature, exponent: exponent)
         } catch {
             return nil
+        }
+    }
+}
+
+/// A modulus's `BigNum.MontgomeryContext`, built once on first use and then shared by
+/// every copy of the key (and every thread).
+final class LazyMontgomeryContext: @unchecked Sendable {
+    // @unchecked: `built` is only read and written under `lock`; `modulus` is immutable.
+    private let modulus: [UInt8]
+    private let lock = NSLock()
+    private var built: BigNum.MontgomeryContext?
+
+    /// `modulus`: big-endian, odd, within `RSAPublicKey.supportedModulusBits` (checked by the key).
+    init(modulus: [UInt8]) {
+        self.modulus = modulus
+    }
+
+    var context: BigNum.MontgomeryContext {
+        lock.withLock {
+            if let built { return built }
+            let context: BigNum.MontgomeryContext
+            do {
+                context = try BigNum.MontgomeryContext(modulus: modulus)
+            } catch {
+                preconditionFailure("an odd modulus of \(modulus.count) bytes was refused by BigNum: \(error)")
+            }
+            built = context
+            return context
         }
     }
 }
