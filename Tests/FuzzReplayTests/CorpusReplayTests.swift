@@ -30,4 +30,12 @@ final class CorpusReplayTests: XCTestCase {
     func testBigNumCorpus() throws {
         try replay("bignum", minimum: 150, BigNumFuzz.fuzzOne)
     }
+
+    func testVerifierCorpus() throws {
+        try replay("verifier", minimum: 50, VerifierFuzz.fuzzOne)
+    }
+
+    func testX509Corpus() throws {
+        try replay("x509", minimum: 15, X509Fuzz.fuzzOne)
+    }
 }
