@@ -56,6 +56,12 @@ public struct SignedDataVerifier: Sendable {
         var certificates: [Certificate] = []
         certificates.reserveCapacity(signedData.certificates.count)
         for (index, bytes) in signedData.certificates.enumerated() {
+            // The receipt's copy of an anchor (App Store receipts carry the root) is the
+            // anchor the caller already had parsed.
+            if let anchor = chainVerifier.anchors.first(where: { $0.encoded.count == bytes.count && $0.encoded.elementsEqual(bytes) }) {
+                certificates.append(anchor)
+                continue
+            }
             do {
                 if let cache {
                     certificates.append(try cache.receiptCertificate(bytes))

@@ -101,15 +101,18 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension DistinguishedName.Attribute {
-    /// Universal tags an AttributeValue may have: the directory string types of X.520
-    /// (UTF8, Numeric, Printable, Teletex, Videotex, IA5, Graphic, Visible, General,
-    /// Universal, BMP) and SEQUENCE. OpenSSL's `d2i_X509` refuses every other class,
-    /// and the time, integer and bit/octet string types, so neither do we accept them.
-    static let allowedValueTags: Set<UInt32> = [12, 16, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30]
+    /// Universal tags an AttributeValue may have: UTF8String, SEQUENCE, NumericString,
+    /// PrintableString, TeletexString, IA5String, UniversalString, BMPString — the
+    /// directory string types OpenSSL's `d2i_X509` accepts in a Name (its
+    /// `B_ASN1_PRINTABLE` mask, less BIT STRING and the tags it lumps as "unknown").
+    /// Every other class and type (Videotex, Graphic, Visible and General strings,
+    /// times, integers, context-specific tags …) is refused, as OpenSSL refuses them.
+    static let allowedValueTags: Set<UInt32> = [12, 16, 18, 19, 20, 22, 28, 30]
 
     /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; the value must be
-    /// a primitive directory string (see `allowedValueTags`) or a SEQUENCE, and string
-    /// values are validated for their type.
+    /// a primitive directory string (see `allowedValueTags`; BMPString an even number
+    /// of octets, UniversalString a multiple of four, as OpenSSL checks) or a SEQUENCE,
+    /// and string values are validated for their type.
     static func read(_ reader: inout BERReader) throws(BERError) -> Self {
         let type = try reader.readObjectIdentifier()
         let start = reader.offset
@@ -126,7 +129,11 @@ extension DistinguishedName.Attribute {
         case .ia5String: text = try reader.readIA5String()
         default:
             text = nil
-            _ = try reader.readElement()
+            let element = try reader.readElement()
+            let unit = tag.number == 30 ? 2 : tag.number == 28 ? 4 : 1
+            guard element.contents.count % unit == 0 else {
+                throw BERError(.unexpectedTag, at: start, "\(tag) of \(element.contents.count) octets, not a multiple of \(unit)")
+            }
         }
         return Self(type: type, encodedValue: reader.bytes(in: start..<reader.offset), text: text)
     }

@@ -1,0 +1,48 @@
+import BER
+import Forge
+import Foundation
+import FuzzTargets
+import OpenSSLShim
+import ReceiptVerifier
+import TestSupport
+import XCTest
+
+/// Findings of the `verifier` and `x509` fuzz targets, each pinned by name (their
+/// reproducers also live in Corpus/, replayed by CorpusReplayTests).
+final class FuzzFindingTests: XCTestCase {
+    static func openSSLParses(_ der: [UInt8]) -> Bool {
+        var info = rf_x509_info()
+        return der.withUnsafeBufferPointer { rf_x509_info_get($0.baseAddress, $0.count, &info) } == 1
+    }
+
+    /// x509-openssl-parse-difference (scripts/fuzz x509, first 60 s run): a Name value
+    /// retagged as VideotexString parsed here but not in d2i_X509. Name values now
+    /// follow OpenSSL's directory-string mask. Every universal tag in place of the
+    /// countryName PrintableString: what we accept, OpenSSL parses too.
+    func testNameValueTagsAcceptedOnlyWhereOpenSSLAcceptsThem() throws {
+        let root = Fixtures.authority.root.certificate
+        let country: [UInt8] = [0x06, 0x03, 0x55, 0x04, 0x06, 0x13, 0x02, 0x55, 0x53]
+        let at = try XCTUnwrap(root.firstRange(of: country)).lowerBound + 5
+        var accepted: [UInt8] = []
+        for tag in UInt8(0x01)...0x1E where tag != 0x10 {
+            var variant = root
+            variant[at] = tag
+            let ours = (try? Certificate(variant, rules: .der)) != nil
+            if ours {
+                accepted.append(tag)
+                XCTAssertTrue(Self.openSSLParses(variant), String(format: "tag 0x%02x: we accept, d2i_X509 refuses", tag))
+            }
+            X509Fuzz.fuzzOne(variant)  // aborts on any property violation
+        }
+        XCTAssertEqual(accepted, [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1E], "UTF8, Numeric, Printable, Teletex, IA5, BMP (2 octets: not Universal)")
+    }
+
+    func testCorpusReproducerOfTheVideotexFinding() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/4a57b80013bf7d2f97bd93b25fcfae43db7e4789")
+        let bytes = Array(try Data(contentsOf: corpus))
+        XCTAssertThrowsError(try Certificate(bytes, rules: .der))
+        XCTAssertFalse(Self.openSSLParses(bytes))
+        X509Fuzz.fuzzOne(bytes)
+    }
+}
