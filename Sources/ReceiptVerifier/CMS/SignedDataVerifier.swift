@@ -1,4 +1,5 @@
 import BER
+import Foundation
 import Receipt
 
 /// Verifies the PKCS#7 SignedData around a receipt: its signature and the signer's
@@ -58,7 +59,7 @@ public struct SignedDataVerifier: Sendable {
         for (index, bytes) in signedData.certificates.enumerated() {
             // The receipt's copy of an anchor (App Store receipts carry the root) is the
             // anchor the caller already had parsed.
-            if let anchor = chainVerifier.anchors.first(where: { $0.encoded.count == bytes.count && $0.encoded.elementsEqual(bytes) }) {
+            if let anchor = chainVerifier.anchors.first(where: { Self.sameBytes($0.encoded, bytes) }) {
                 certificates.append(anchor)
                 continue
             }
@@ -108,6 +109,12 @@ public struct SignedDataVerifier: Sendable {
         let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)
         guard chain.isValid else { return Verdict(chain.reason, "chain at \(time): \(chain.detail)") }
         return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
+    }
+
+    /// Byte-for-byte equality by `memcmp` (a generic element loop costs microseconds
+    /// per certificate).
+    static func sameBytes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { a in b.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, b.count) == 0 } }
     }
 
     /// The SignerInfo's digest algorithm, or the verdict refusing it.
