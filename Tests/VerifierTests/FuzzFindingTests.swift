@@ -45,4 +45,22 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertFalse(Self.openSSLParses(bytes))
         X509Fuzz.fuzzOne(bytes)
     }
+
+    /// x509-openssl-parse-difference (scripts/fuzz x509, 600 s run): a mutation turned
+    /// the extensions' [3] into a primitive [2], a subjectUniqueID whose first octet
+    /// (0x30) is no valid unused-bits count. We took any [1]/[2] element; d2i_X509
+    /// refuses a malformed BIT STRING there. Unique identifiers are now read as BIT
+    /// STRINGs. Both unique identifiers, well-formed and not:
+    func testUniqueIdentifiersMustBeBitStrings() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/6c43af025f84a9ddab6902ecbeac86e3cbaee871")
+        let bytes = Array(try Data(contentsOf: corpus))
+        XCTAssertThrowsError(try Certificate(bytes, rules: .der)) { error in
+            XCTAssertEqual((error as? CertificateError)?.encodingCode, .invalidBitString)
+            XCTAssertEqual((error as? CertificateError)?.pathDescription.hasSuffix("subjectUniqueID"), true,
+                           "\(error)")
+        }
+        XCTAssertFalse(Self.openSSLParses(bytes))
+        X509Fuzz.fuzzOne(bytes)
+    }
 }

@@ -153,7 +153,12 @@ private struct TBSFields {
             var uniqueIdentifier: BERElement?
             for (number, name) in [(UInt32(1), "issuerUniqueID"), (2, "subjectUniqueID")] {
                 let found = try withBERPath(name) { () throws(BERError) -> BERElement? in
-                    try reader.readOptionalElement(.context(number, constructed: false))
+                    let tag = BERTag.context(number, constructed: false)
+                    guard let element = try reader.readOptionalElement(tag) else { return nil }
+                    // UniqueIdentifier ::= BIT STRING: its unused-bits octet must be valid.
+                    var bits = BERReader(element.encodedBytes, rules: reader.rules)
+                    _ = try bits.readBitString(tag: tag)
+                    return element
                 }
                 uniqueIdentifier = uniqueIdentifier ?? found
             }
