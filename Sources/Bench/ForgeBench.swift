@@ -60,7 +60,7 @@ func runForgeBench(_ arguments: [String]) {
         var length = 0
         let ok = chainHandles.withUnsafeBufferPointer { chain in
             payload.withUnsafeBufferPointer { message in
-                rf_pkcs7_sign(leafHandle, ca.leaf.key.openSSLHandle, chain.baseAddress, chain.count, 256,
+                rf_pkcs7_sign(leafHandle, ca.leaf.key.openSSLHandle, chain.baseAddress, chain.count, 256, 0,
                               message.baseAddress, message.count, &out, out.count, &length)
             }
         }

@@ -41,13 +41,7 @@ struct ASN1Command: ParsableCommand {
     }
 
     func run() throws {
-        let input: InputFile
-        do {
-            input = try InputFile(path: file)
-        } catch {
-            printError("forge asn1: \(error)")
-            throw ForgeExit.ioError.code
-        }
+        let input = try InputFile.load(file, context: "forge asn1")
         let rules = der ? BERRules(.der, requireSortedSets: sortedSets) : BERRules.ber
         let dump = BERDump(input.bytes, rules: rules, expandOctetStrings: expand)
         print(json ? dump.json : dump.text, terminator: "")

@@ -23,13 +23,7 @@ struct DumpCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let input: InputFile
-        do {
-            input = try InputFile(path: receipt)
-        } catch {
-            printError("forge dump: \(error)")
-            throw ForgeExit.ioError.code
-        }
+        let input = try InputFile.load(receipt, context: "forge dump")
         let dump: ReceiptDump
         do {
             dump = try ReceiptDump(bytes: input.bytes)

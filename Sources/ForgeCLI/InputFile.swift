@@ -19,6 +19,18 @@ struct InputFile {
         }
     }
 
+    /// Reads `path` for a subcommand, or prints why it cannot (prefixed with
+    /// `context`, e.g. `forge dump` or `forge verify: --root`) and exits with
+    /// `ForgeExit.ioError`.
+    static func load(_ path: String, context: String) throws -> InputFile {
+        do {
+            return try InputFile(path: path)
+        } catch {
+            printError("\(context): \(error)")
+            throw ForgeExit.ioError.code
+        }
+    }
+
     init(path: String) throws(Failure) {
         let raw: Data
         if path == "-" {

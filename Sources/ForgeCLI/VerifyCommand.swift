@@ -237,13 +237,7 @@ struct VerifyCommand: ParsableCommand {
     func loadAnchors(_ paths: [String]) throws -> [Certificate] {
         var anchors: [Certificate] = []
         for path in paths {
-            let input: InputFile
-            do {
-                input = try InputFile(path: path)
-            } catch {
-                printError("forge verify: --root: \(error)")
-                throw ForgeExit.ioError.code
-            }
+            let input = try InputFile.load(path, context: "forge verify: --root")
             do {
                 anchors.append(try Certificate(input.bytes, rules: .ber))
             } catch {

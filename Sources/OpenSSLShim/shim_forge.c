@@ -126,7 +126,7 @@ void rf_x509_free(void *cert) {
 }
 
 int rf_pkcs7_sign(void *cert, void *key, void *const *chain_handles, size_t chain_count, int digest_bits,
-                  const uint8_t *message, size_t message_len,
+                  int signed_attributes, const uint8_t *message, size_t message_len,
                   uint8_t *out, size_t out_cap, size_t *out_len) {
     int ok = 0;
     const EVP_MD *md = digest_for_bits(digest_bits);
@@ -137,7 +137,7 @@ int rf_pkcs7_sign(void *cert, void *key, void *const *chain_handles, size_t chai
     for (size_t i = 0; i < chain_count; i++) {
         if (!sk_X509_push(chain, (X509 *)chain_handles[i])) goto done;
     }
-    int flags = PKCS7_BINARY | PKCS7_NOATTR | PKCS7_NOSMIMECAP | PKCS7_PARTIAL;
+    int flags = PKCS7_BINARY | PKCS7_NOSMIMECAP | PKCS7_PARTIAL | (signed_attributes ? 0 : PKCS7_NOATTR);
     p7 = PKCS7_sign(NULL, NULL, chain, data, flags);
     if (!p7) goto done;
     if (!PKCS7_sign_add_signer(p7, (X509 *)cert, (EVP_PKEY *)key, md, flags)) goto done;
@@ -152,20 +152,6 @@ done:
     BIO_free(data);
     sk_X509_free(chain);  // the handles stay the caller's
     return ok;
-}
-
-int rf_x509_check_signed_by(const uint8_t *cert_der, size_t cert_len, const uint8_t *issuer_der, size_t issuer_len) {
-    X509 *cert = read_cert(cert_der, cert_len);
-    X509 *issuer = read_cert(issuer_der, issuer_len);
-    int result = -1;
-    if (cert && issuer) {
-        EVP_PKEY *key = X509_get0_pubkey(issuer);
-        result = key && X509_verify(cert, key) == 1 ? 1 : 0;
-    }
-    X509_free(cert);
-    X509_free(issuer);
-    ERR_clear_error();
-    return result;
 }
 
 int rf_digest(int digest_bits, const uint8_t *message, size_t message_len, uint8_t *out, size_t *out_len) {

@@ -41,41 +41,6 @@ int rf_verify_pkcs7_once(void *handle, const uint8_t *p7_der, size_t p7_len, int
     return ok;
 }
 
-int rf_pkcs7_sign_with_attributes(const uint8_t *cert_der, size_t cert_len, void *handle,
-                                  const uint8_t *chain_der, size_t chain_len, int digest_bits,
-                                  const uint8_t *message, size_t message_len,
-                                  uint8_t *out, size_t out_cap, size_t *out_len) {
-    int ok = 0;
-    const EVP_MD *md = digest_bits == 160 ? EVP_sha1() : digest_bits == 256 ? EVP_sha256() : NULL;
-    const unsigned char *p = cert_der;
-    X509 *cert = d2i_X509(NULL, &p, (long)cert_len);
-    STACK_OF(X509) *chain = sk_X509_new_null();
-    BIO *data = BIO_new_mem_buf(message, (int)message_len);
-    PKCS7 *p7 = NULL;
-    if (!md || !cert || !handle || !chain || !data) goto done;
-    for (const unsigned char *q = chain_der, *end = chain_der ? chain_der + chain_len : NULL; q && q < end;) {
-        X509 *extra = d2i_X509(NULL, &q, (long)(end - q));
-        if (!extra) goto done;
-        sk_X509_push(chain, extra);
-    }
-    int flags = PKCS7_BINARY | PKCS7_NOSMIMECAP | PKCS7_PARTIAL;
-    p7 = PKCS7_sign(NULL, NULL, chain, data, flags);
-    if (!p7 || !PKCS7_sign_add_signer(p7, cert, (EVP_PKEY *)handle, md, flags)) goto done;
-    if (PKCS7_final(p7, data, flags) != 1) goto done;
-    int n = i2d_PKCS7(p7, NULL);
-    if (n <= 0 || (size_t)n > out_cap) goto done;
-    unsigned char *w = out;
-    *out_len = (size_t)i2d_PKCS7(p7, &w);
-    ok = 1;
-done:
-    PKCS7_free(p7);
-    BIO_free(data);
-    sk_X509_pop_free(chain, X509_free);
-    X509_free(cert);
-    ERR_clear_error();
-    return ok;
-}
-
 int rf_x509_verify_chain(const uint8_t *chain_der, size_t chain_len, const uint8_t *anchor_der, size_t anchor_len,
                          int64_t at_time) {
     int result = -1;

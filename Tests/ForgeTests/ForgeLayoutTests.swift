@@ -117,7 +117,7 @@ final class ForgeLayoutTests: XCTestCase {
         XCTAssertFalse(has(ca.root.certificate, .appleWWDRIntermediateMarker))
         func signedBy(_ certificate: [UInt8], _ issuer: [UInt8]) -> Int32 {
             certificate.withUnsafeBufferPointer { c in
-                issuer.withUnsafeBufferPointer { rf_x509_check_signed_by(c.baseAddress, c.count, $0.baseAddress, $0.count) }
+                issuer.withUnsafeBufferPointer { rf_x509_verify(c.baseAddress, c.count, $0.baseAddress, $0.count) }
             }
         }
         XCTAssertEqual(signedBy(ca.root.certificate, ca.root.certificate), 1)

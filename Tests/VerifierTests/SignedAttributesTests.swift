@@ -14,16 +14,18 @@ import XCTest
 final class SignedAttributesTests: XCTestCase {
     static func signWithAttributes(_ payload: [UInt8], digestBits: Int32 = 256) throws -> [UInt8] {
         let ca = Fixtures.authority
-        let chain = ca.intermediate.certificate + ca.root.certificate
+        let handles = [ca.leaf.certificate, ca.intermediate.certificate, ca.root.certificate].map { der in
+            der.withUnsafeBufferPointer { rf_x509_load($0.baseAddress, $0.count) }
+        }
+        defer { handles.forEach { rf_x509_free($0) } }
+        XCTAssertFalse(handles.contains(nil))
+        let chain: [UnsafeMutableRawPointer?] = Array(handles.dropFirst())
         var out = [UInt8](repeating: 0, count: payload.count + 16_384)
         var length = 0
-        let ok = ca.leaf.certificate.withUnsafeBufferPointer { cert in
-            chain.withUnsafeBufferPointer { chainBuffer in
-                payload.withUnsafeBufferPointer { message in
-                    rf_pkcs7_sign_with_attributes(cert.baseAddress, cert.count, ca.leaf.key.openSSLHandle,
-                                                  chainBuffer.baseAddress, chainBuffer.count, digestBits,
-                                                  message.baseAddress, message.count, &out, out.count, &length)
-                }
+        let ok = chain.withUnsafeBufferPointer { chainBuffer in
+            payload.withUnsafeBufferPointer { message in
+                rf_pkcs7_sign(handles[0], ca.leaf.key.openSSLHandle, chainBuffer.baseAddress, chainBuffer.count,
+                              digestBits, 1, message.baseAddress, message.count, &out, out.count, &length)
             }
         }
         XCTAssertEqual(ok, 1)

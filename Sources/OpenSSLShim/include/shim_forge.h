@@ -47,17 +47,15 @@ int rf_pkcs7_verify(const uint8_t *p7_der, size_t p7_len, const uint8_t *anchor_
 void *rf_x509_load(const uint8_t *der, size_t len);
 void rf_x509_free(void *cert);
 
-/// PKCS7_sign of `message` (binary, no signed attributes, no S/MIME capabilities,
-/// `digest_bits` 160 or 256) with the signer certificate and key handles, including the
-/// `chain_count` extra certificate handles; writes the DER SignedData. The benchmark's
-/// baseline: everything is parsed beforehand, as for the forge's own signer.
+/// PKCS7_sign of `message` (binary, no S/MIME capabilities, `digest_bits` 160 or 256)
+/// with the signer certificate and key handles, including the `chain_count` extra
+/// certificate handles; writes the DER SignedData. Without `signed_attributes` it is
+/// the benchmark's baseline (everything parsed beforehand, as for the forge's own
+/// signer, no attributes as in receipts); with it, contentType, signingTime and
+/// messageDigest are signed, which receipts never carry but a verifier must handle.
 int rf_pkcs7_sign(void *cert, void *key, void *const *chain, size_t chain_count, int digest_bits,
-                  const uint8_t *message, size_t message_len,
+                  int signed_attributes, const uint8_t *message, size_t message_len,
                   uint8_t *out, size_t out_cap, size_t *out_len);
-
-/// Parses a DER certificate with OpenSSL and checks that `issuer_der` signed it
-/// (X509_verify). Returns 1 if the signature verifies, 0 if not, -1 if either does not parse.
-int rf_x509_check_signed_by(const uint8_t *cert_der, size_t cert_len, const uint8_t *issuer_der, size_t issuer_len);
 
 /// The SHA-1/256/384/512 digest (by `digest_bits`) of `message` into `out` (64 bytes suffice).
 int rf_digest(int digest_bits, const uint8_t *message, size_t message_len, uint8_t *out, size_t *out_len);

@@ -26,14 +26,5 @@ int rf_verify_pkcs7_once(void *store, const uint8_t *p7_der, size_t p7_len, int6
 int rf_x509_verify_chain(const uint8_t *chain_der, size_t chain_len, const uint8_t *anchor_der, size_t anchor_len,
                          int64_t at_time);
 
-/// `PKCS7_sign` of `message` **with** signed attributes (contentType, signingTime,
-/// messageDigest; no S/MIME capabilities), by the DER certificate and a key handle of
-/// `rf_key_load_pem`, `chain_der` (may be NULL) holding more DER certificates, digest
-/// SHA-1 (160) or SHA-256 (256). Writes the DER SignedData; 1 on success. Tests only:
-/// receipts never carry signed attributes, but a verifier must handle them.
-int rf_pkcs7_sign_with_attributes(const uint8_t *cert_der, size_t cert_len, void *key,
-                                  const uint8_t *chain_der, size_t chain_len, int digest_bits,
-                                  const uint8_t *message, size_t message_len,
-                                  uint8_t *out, size_t out_cap, size_t *out_len);
 
 #endif
