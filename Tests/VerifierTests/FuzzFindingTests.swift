@@ -63,4 +63,34 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertFalse(Self.openSSLParses(bytes))
         X509Fuzz.fuzzOne(bytes)
     }
+
+    /// x509-openssl-parse-difference (scripts/fuzz x509, second 600 s run): the
+    /// StoreKit certificate's "StoreKit" UTF8String retagged as UniversalString; its
+    /// units (0x53746F72 …) are no Unicode code points, so d2i_X509 refuses it while
+    /// we only checked the length. Variants of that value, with OpenSSL as the oracle.
+    func testBMPAndUniversalStringValuesMustBeUnicodeScalars() throws {
+        let anchor = try RealReceipts.anchor("anchors/StoreKitTestCertificate.cer")
+        let value: [UInt8] = [0x0C, 0x08] + Array("StoreKit".utf8)
+        let at = try XCTUnwrap(anchor.firstRange(of: value)).lowerBound
+        let variants: [(tag: UInt8, contents: [UInt8], valid: Bool)] = [
+            (0x1C, Array("StoreKit".utf8), false),                          // the finding
+            (0x1C, [0, 0, 0, 0x53, 0, 0x10, 0xFF, 0xFF], true),               // U+0053 U+10FFFF
+            (0x1C, [0, 0, 0, 0x53, 0, 0x11, 0, 0], false),                    // U+110000
+            (0x1C, [0, 0, 0, 0x53, 0, 0, 0xD8, 0], false),                    // a surrogate
+            (0x1E, [0, 0x53, 0, 0x74, 0xFF, 0xFD, 0, 0x41], true),            // "St\u{FFFD}A"
+            (0x1E, [0, 0x53, 0, 0x74, 0xD8, 0, 0, 0x41], false),              // a lone surrogate
+        ]
+        for variant in variants {
+            var certificate = anchor
+            certificate[at] = variant.tag
+            certificate.replaceSubrange((at + 2)..<(at + 10), with: variant.contents)
+            let label = String(format: "tag 0x%02x ", variant.tag) + variant.contents.map { String(format: "%02x", $0) }.joined()
+            XCTAssertEqual((try? Certificate(certificate, rules: .der)) != nil, variant.valid, "ours: \(label)")
+            XCTAssertEqual(Self.openSSLParses(certificate), variant.valid, "d2i_X509: \(label)")
+            X509Fuzz.fuzzOne(certificate)
+        }
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
+        X509Fuzz.fuzzOne(Array(try Data(contentsOf: corpus)))
+    }
 }

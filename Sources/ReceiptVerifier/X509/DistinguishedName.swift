@@ -111,8 +111,8 @@ extension DistinguishedName.Attribute {
 
     /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; the value must be
     /// a primitive directory string (see `allowedValueTags`; BMPString an even number
-    /// of octets, UniversalString a multiple of four, as OpenSSL checks) or a SEQUENCE,
-    /// and string values are validated for their type.
+    /// of octets, UniversalString a multiple of four, both holding Unicode scalars, as
+    /// OpenSSL checks) or a SEQUENCE, and string values are validated for their type.
     static func read(_ reader: inout BERReader) throws(BERError) -> Self {
         let type = try reader.readObjectIdentifier()
         let start = reader.offset
@@ -133,6 +133,20 @@ extension DistinguishedName.Attribute {
             let unit = tag.number == 30 ? 2 : tag.number == 28 ? 4 : 1
             guard element.contents.count % unit == 0 else {
                 throw BERError(.unexpectedTag, at: start, "\(tag) of \(element.contents.count) octets, not a multiple of \(unit)")
+            }
+            // BMPString (UCS-2) and UniversalString (UCS-4) units must be Unicode
+            // scalars, as OpenSSL checks when it converts Name values to UTF-8.
+            if unit > 1 {
+                var value: UInt32 = 0
+                for (index, octet) in element.contents.enumerated() {
+                    value = value << 8 | UInt32(octet)
+                    guard (index + 1) % unit == 0 else { continue }
+                    guard Unicode.Scalar(value) != nil else {
+                        throw BERError(.invalidString, at: start,
+                                       "\(tag) holds U+\(String(value, radix: 16, uppercase: true)), not a Unicode scalar")
+                    }
+                    value = 0
+                }
             }
         }
         return Self(type: type, encodedValue: reader.bytes(in: start..<reader.offset), text: text)
