@@ -58,18 +58,27 @@ public struct BERReader: Sendable {
 
     // MARK: The one bounds-checked primitive
 
-    /// Consumes `count` bytes, or throws `code` at the current offset if fewer remain.
-    /// Returns their indices; no slice is made, so the hot path does no reference
-    /// counting (`bytes(in:)` makes the slice when a caller wants one).
+    /// Consumes `count` bytes from `cursor` (an index into this reader's bytes), or
+    /// throws `code` at the cursor if fewer remain before `limit`. Returns their
+    /// indices; no slice is made, so the hot path does no reference counting
+    /// (`bytes(in:)` makes the slice when a caller wants one). Every read goes
+    /// through here: the mutating `read` for the reader's own position, a local
+    /// cursor for look-ahead (`peekTag`).
+    @inlinable @inline(__always)
+    static func read(_ count: Int, at cursor: inout Int, limit: Int,
+                     failing code: BERError.Code) throws(BERError) -> Range<Int> {
+        let available = limit &- cursor
+        guard count >= 0, count <= available else {
+            throw BERError.shortRead(code, at: cursor, needed: count, available: available)
+        }
+        let start = cursor
+        cursor = start &+ count
+        return start..<cursor
+    }
+
     @inlinable @inline(__always)
     mutating func read(_ count: Int, failing code: BERError.Code) throws(BERError) -> Range<Int> {
-        let available = limit &- position
-        guard count >= 0, count <= available else {
-            throw BERError.shortRead(code, at: position, needed: count, available: available)
-        }
-        let start = position
-        position = start &+ count
-        return start..<position
+        try BERReader.read(count, at: &position, limit: limit, failing: code)
     }
 
     @inlinable @inline(__always)
@@ -153,8 +162,17 @@ public struct BERReader: Sendable {
 
     @inlinable @inline(__always)
     mutating func readIdentifier() throws(BERError) -> BERTag {
-        let start = position
-        let first = try readByte()
+        var cursor = position
+        let tag = try identifier(at: &cursor)
+        position = cursor
+        return tag
+    }
+
+    /// Decodes the identifier at `cursor` and moves the cursor past it.
+    @inlinable @inline(__always)
+    func identifier(at cursor: inout Int) throws(BERError) -> BERTag {
+        let start = cursor
+        let first = byte(at: try BERReader.read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound)
         let tagClass = BERTag.TagClass(topBits: first)
         let constructed = first & 0x20 != 0
         var number = UInt32(first & 0x1F)
@@ -163,7 +181,7 @@ public struct BERReader: Sendable {
             var value: UInt64 = 0
             var digits = 0
             while true {
-                let octet = try readByte()
+                let octet = byte(at: try BERReader.read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound)
                 if digits == 0 && octet == 0x80 {
                     throw BERError.invalidTag(.nonMinimalTag, at: start, value: nil)
                 }
@@ -259,8 +277,8 @@ public struct BERReader: Sendable {
     @inlinable
     public func peekTag() throws(BERError) -> BERTag? {
         if isAtEnd { return nil }
-        var copy = self
-        return try copy.readIdentifier()
+        var cursor = position
+        return try identifier(at: &cursor)
     }
 
     /// Reads the next element and checks its tag.
