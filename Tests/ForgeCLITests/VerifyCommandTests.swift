@@ -34,6 +34,31 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertTrue(output.standardOutput.contains("valid: signerInfos[0].signature"), output.standardOutput)
     }
 
+    /// A manifest that is missing (74), not JSON, truncated at any of a few points, or
+    /// of the wrong shape (65), and a case file the manifest names but that is gone.
+    func testBadManifests() throws {
+        let tree = try mintTree()
+        let manifest = tree.appendingPathComponent("manifest.json")
+        let missing = try ForgeProcess.run(["verify", "--manifest", tree.appendingPathComponent("nope.json").path])
+        XCTAssertEqual(missing.status, 74, missing.standardError)
+        let good = Array(try Data(contentsOf: manifest))
+        var bad: [(String, [UInt8])] = [("not JSON", Array("receipt".utf8)), ("wrong shape", Array("[1, 2]".utf8))]
+        for length in [1, good.count / 3, good.count / 2, good.count - 2] {
+            bad.append(("truncated to \(length) bytes", Array(good.prefix(length))))
+        }
+        for (label, bytes) in bad {
+            try Data(bytes).write(to: manifest)
+            let output = try ForgeProcess.run(["verify", "--manifest", manifest.path])
+            XCTAssertEqual(output.status, 65, "\(label): \(output.standardError)")
+            XCTAssertTrue(output.standardError.contains("does not decode"), "\(label): \(output.standardError)")
+        }
+        try Data(good).write(to: manifest)
+        try FileManager.default.removeItem(at: tree.appendingPathComponent("valid/case.json"))
+        let goneCase = try ForgeProcess.run(["verify", "--manifest", manifest.path])
+        XCTAssertNotEqual(goneCase.status, 0, goneCase.standardOutput)
+        XCTAssertTrue((goneCase.standardOutput + goneCase.standardError).contains("valid"), goneCase.standardError)
+    }
+
     func testRealReceiptsAreValidAtCreationAndExpiredNow() throws {
         for (entry, _) in try RealReceipts.pkcs7Receipts() {
             let path = RealReceipts.directory.appendingPathComponent(entry.file).path
