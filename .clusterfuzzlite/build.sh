@@ -23,9 +23,9 @@ for target in $targets; do
 import os, sys, zipfile
 folder, archive = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
-    if os.path.isdir(folder):
-        for name in sorted(os.listdir(folder)):
-            zf.write(os.path.join(folder, name), name)
+    for directory, _, names in sorted(os.walk(folder)):   # findings/ included
+        for name in sorted(names):
+            zf.write(os.path.join(directory, name), name)
 PY
     echo "built $OUT/fuzz-$target ($(ls Corpus/$target 2>/dev/null | wc -l) seeds)"
 done

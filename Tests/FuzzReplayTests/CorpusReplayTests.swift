@@ -38,4 +38,20 @@ final class CorpusReplayTests: XCTestCase {
     func testX509Corpus() throws {
         try replay("x509", minimum: 15, X509Fuzz.fuzzOne)
     }
+
+    /// Crash reproducers live in `Corpus/<target>/findings/` (replayed above with the
+    /// rest, and kept by `scripts/fuzz-merge`), named by the SHA-1 of their bytes.
+    func testFindingsAreNamedByContentHash() throws {
+        var count = 0
+        for target in try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path) {
+            let findings = Self.corpus.appendingPathComponent(target).appendingPathComponent("findings")
+            for file in inputFiles(at: findings.path) {
+                let name = URL(fileURLWithPath: file).lastPathComponent
+                XCTAssertEqual(name.count, 40, file)
+                XCTAssertTrue(name.allSatisfy(\.isHexDigit), file)
+                count += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(count, 5, "the reproducers of the findings so far")
+    }
 }

@@ -39,7 +39,7 @@ final class FuzzFindingTests: XCTestCase {
 
     func testCorpusReproducerOfTheVideotexFinding() throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/4a57b80013bf7d2f97bd93b25fcfae43db7e4789")
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/4a57b80013bf7d2f97bd93b25fcfae43db7e4789")
         let bytes = Array(try Data(contentsOf: corpus))
         XCTAssertThrowsError(try Certificate(bytes, rules: .der))
         XCTAssertFalse(Self.openSSLParses(bytes))
@@ -53,7 +53,7 @@ final class FuzzFindingTests: XCTestCase {
     /// STRINGs. Both unique identifiers, well-formed and not:
     func testUniqueIdentifiersMustBeBitStrings() throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/6c43af025f84a9ddab6902ecbeac86e3cbaee871")
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/6c43af025f84a9ddab6902ecbeac86e3cbaee871")
         let bytes = Array(try Data(contentsOf: corpus))
         XCTAssertThrowsError(try Certificate(bytes, rules: .der)) { error in
             XCTAssertEqual((error as? CertificateError)?.encodingCode, .invalidBitString)
@@ -90,7 +90,7 @@ final class FuzzFindingTests: XCTestCase {
             X509Fuzz.fuzzOne(certificate)
         }
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
+            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
         X509Fuzz.fuzzOne(Array(try Data(contentsOf: corpus)))
     }
 }
