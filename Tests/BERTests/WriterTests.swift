@@ -94,7 +94,8 @@ final class WriterTests: XCTestCase {
 
 final class DumpTests: XCTestCase {
     func testDumpOfARealReceiptShowsTheStructure() throws {
-        let (_, receipt) = try XCTUnwrap(try RealReceipts.pkcs7Receipts().first { $0.0.encoding != "definite" })
+        let receipts = try RealReceipts.pkcs7Receipts()  // skips or fails (CI) without the folder
+        let (_, receipt) = try XCTUnwrap(receipts.first { $0.0.encoding != "definite" })
         let dump = BERDump(receipt, rules: .ber, expandOctetStrings: true)
         XCTAssertNil(dump.error)
         let text = dump.text

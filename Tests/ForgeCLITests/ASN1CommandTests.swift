@@ -20,7 +20,8 @@ final class ASN1CommandTests: XCTestCase {
     }
 
     func testReadsBase64PEMAndStandardInput() throws {
-        let (entry, receipt) = try XCTUnwrap(try RealReceipts.pkcs7Receipts().first)
+        let receipts = try RealReceipts.pkcs7Receipts()  // skips or fails (CI) without the folder
+        let (entry, receipt) = try XCTUnwrap(receipts.first)
         let direct = try ForgeProcess.run(["asn1", RealReceipts.directory.appendingPathComponent(entry.file).path])
         let base64 = Data(receipt).base64EncodedString(options: .lineLength64Characters)
         let fromBase64 = try ForgeProcess.run(["asn1", try ForgeProcess.temporaryFile(Array(base64.utf8), in: self).path])

@@ -109,6 +109,7 @@ final class VerifyCommandTests: XCTestCase {
     }
 
     func testMissingMalformedAndIOS6Receipts() throws {
+        _ = try RealReceipts.requireDirectory()  // uses the Apple root below
         let missing = try ForgeProcess.run(["verify", "/nonexistent/receipt", "--root", Self.appleRoot, "--bundle-id", "x",
                                             "--no-device-check"])
         XCTAssertEqual(missing.status, 1)

@@ -5,7 +5,8 @@ import XCTest
 
 final class PKCS7SignedDataTests: XCTestCase {
     func realReceipt(_ name: String) throws -> [UInt8] {
-        let entry = try XCTUnwrap(try RealReceipts.entries().first { $0.file.hasSuffix(name) })
+        let entries = try RealReceipts.entries()  // skips or fails (CI) without the folder
+        let entry = try XCTUnwrap(entries.first { $0.file.hasSuffix(name) })
         return try RealReceipts.bytes(of: entry)
     }
 

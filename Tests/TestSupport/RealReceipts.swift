@@ -3,7 +3,9 @@ import XCTest
 
 /// The real Apple receipts in `../shared/real-receipts` (beside the checkout, as CI
 /// lays it out). When the folder is missing, tests fail if `CI` is set and are
-/// skipped otherwise: a CI run must never pass by silently testing nothing.
+/// skipped otherwise: a CI run must never pass by silently testing nothing. Every
+/// accessor checks; call them outside `XCTUnwrap`, which would turn the skip into a
+/// failure.
 public enum RealReceipts {
     /// One entry of `manifest.json` (see `../shared/real-receipts/README.md`).
     public struct Entry: Decodable, Sendable {
@@ -77,7 +79,8 @@ public enum RealReceipts {
     }
 
     /// The bytes of an entry's file (base64 files decoded).
-    public static func bytes(of entry: Entry) throws -> [UInt8] {
+    public static func bytes(of entry: Entry, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        let directory = try requireDirectory(file: file, line: line)
         let data = try Data(contentsOf: directory.appendingPathComponent(entry.file))
         if entry.file.hasSuffix(".b64") {
             let text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
@@ -88,8 +91,9 @@ public enum RealReceipts {
     }
 
     /// The bytes of a trust anchor named in the manifest (`anchors/…`).
-    public static func anchor(_ relativePath: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent(relativePath)))
+    public static func anchor(_ relativePath: String, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        let directory = try requireDirectory(file: file, line: line)
+        return Array(try Data(contentsOf: directory.appendingPathComponent(relativePath)))
     }
 
     /// PKCS#7 receipts only: (entry, bytes).
