@@ -61,7 +61,8 @@ final class ChainTests: XCTestCase {
     }
 
     func testExpiredDetailNamesTheCertificateAndTheDates() throws {
-        let chain = try XCTUnwrap(try RealChain.all().first { $0.name.hasPrefix("TPInAppReceipt__receipt-sandbox-g5") })
+        let chains = try RealChain.all()  // skips or fails (CI) without the folder
+        let chain = try XCTUnwrap(chains.first { $0.name.hasPrefix("TPInAppReceipt__receipt-sandbox-g5") })
         let verifier = ChainVerifier(anchors: [try Certificate(chain.anchor)])
         let verdict = verifier.verify(try Certificate(chain.certificates[0]), intermediates: try chain.certificates.map { try Certificate($0) },
                                       atSecondsSince1970: ASN1Time(year: 2099, month: 1, day: 1).secondsSince1970)
@@ -73,7 +74,8 @@ final class ChainTests: XCTestCase {
     // MARK: Cache
 
     func testCacheSkipsVerifiedPairs() throws {
-        let chain = try XCTUnwrap(try RealChain.all().first { $0.certificates.count == 3 })
+        let chains = try RealChain.all()  // skips or fails (CI) without the folder
+        let chain = try XCTUnwrap(chains.first { $0.certificates.count == 3 })
         let verifier = ChainVerifier(anchors: [try Certificate(chain.anchor)])
         let signer = try Certificate(chain.certificates[0])
         let pool = try chain.certificates.map { try Certificate($0) }
@@ -108,7 +110,8 @@ final class ChainTests: XCTestCase {
     }
 
     func testSharedCacheAcrossThreads() throws {
-        let chain = try XCTUnwrap(try RealChain.all().first { $0.certificates.count == 3 })
+        let chains = try RealChain.all()  // skips or fails (CI) without the folder
+        let chain = try XCTUnwrap(chains.first { $0.certificates.count == 3 })
         let verifier = ChainVerifier(anchors: [try Certificate(chain.anchor)])
         let signer = try Certificate(chain.certificates[0])
         let pool = try chain.certificates.map { try Certificate($0) }
