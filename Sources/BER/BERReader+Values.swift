@@ -26,8 +26,8 @@ extension BERReader {
     /// An INTEGER that must fit in `Int64`.
     @inlinable
     public mutating func readInt64(tag: BERTag = .integer) throws(BERError) -> Int64 {
-        let element = try readElement(tag)
-        return try element.int64Value()
+        let extent = try readExtent(tag)
+        return try BERReader.int64(in: storage, extent: extent, rules: rules)
     }
 
     /// A non-negative INTEGER as unsigned big-endian magnitude bytes without leading
@@ -137,9 +137,11 @@ extension BERReader {
         guard next.tagClass == tag.tagClass, next.number == tag.number else {
             throw BERError(.unexpectedTag, at: offset, "expected \(tag), found \(next)")
         }
-        let element = try readElement()
-        return try element.stringValue(segmentTag: BERTag(.universal, tag.tagClass == .universal ? tag.number : 4,
-                                                          constructed: false))
+        let extent = try readExtent()
+        // Primitive (always in DER, nearly always in BER): a slice, no element built.
+        if !extent.tag.isConstructed { return storage[extent.contentsRange] }
+        return try BERElement(extent, storage: storage, rules: rules)
+            .stringValue(segmentTag: BERTag(.universal, tag.tagClass == .universal ? tag.number : 4, constructed: false))
     }
 
     // MARK: Times
@@ -165,37 +167,13 @@ extension BERElement {
     /// The contents of an INTEGER element, checked (see `BERReader.readIntegerBytes`).
     @inlinable
     public func integerContents() throws(BERError) -> ArraySlice<UInt8> {
-        guard !tag.isConstructed else {
-            throw BERError(.invalidConstruction, at: offset, "INTEGER must be primitive")
-        }
-        guard let first = contents.first else {
-            throw BERError(.emptyInteger, at: offset, "INTEGER has no contents octets")
-        }
-        if !rules.allowsNonMinimalIntegers && contents.count > 1 {
-            let second = contents[contents.startIndex + 1]
-            if (first == 0 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
-                throw BERError(.nonMinimalInteger, at: offset, "INTEGER has a redundant leading octet")
-            }
-        }
-        return contents
+        storage[try BERReader.integerRange(in: storage, extent: extent, rules: rules)]
     }
 
     /// The value of an INTEGER element that must fit in `Int64`.
     @inlinable
     public func int64Value() throws(BERError) -> Int64 {
-        var bytes = try integerContents()
-        let negative = bytes.first! & 0x80 != 0
-        // Redundant sign octets (legal in BER) do not count against the 8-octet limit.
-        while bytes.count > 1, bytes.first == (negative ? 0xFF : 0),
-              (bytes[bytes.startIndex + 1] & 0x80 != 0) == negative {
-            bytes = bytes.dropFirst()
-        }
-        guard bytes.count <= 8 else {
-            throw BERError(.integerOverflow, at: offset, "INTEGER of \(bytes.count) octets does not fit in 64 bits")
-        }
-        var value: Int64 = negative ? -1 : 0
-        for octet in bytes { value = value << 8 | Int64(octet) }
-        return value
+        try BERReader.int64(in: storage, extent: extent, rules: rules)
     }
 
     /// The value of a string element of the same class and number as
@@ -241,5 +219,47 @@ func isPrintableStringCharacter(_ byte: UInt8) -> Bool {
         return true
     default:
         return false
+    }
+}
+
+extension BERReader {
+    /// The contents of an INTEGER, checked: primitive, not empty, and (DER) no
+    /// redundant leading octet. Shared by the reader and `BERElement`; works on
+    /// indices, so reading an INTEGER builds no element and no slice.
+    @inlinable
+    static func integerRange(in storage: ArraySlice<UInt8>, extent: BERExtent,
+                             rules: BERRules) throws(BERError) -> Range<Int> {
+        guard !extent.tag.isConstructed else {
+            throw BERError(.invalidConstruction, at: extent.offset, "INTEGER must be primitive")
+        }
+        let contents = extent.contentsRange
+        guard !contents.isEmpty else {
+            throw BERError(.emptyInteger, at: extent.offset, "INTEGER has no contents octets")
+        }
+        if !rules.allowsNonMinimalIntegers && contents.count > 1 {
+            let first = storage[contents.lowerBound], second = storage[contents.lowerBound + 1]
+            if (first == 0 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
+                throw BERError(.nonMinimalInteger, at: extent.offset, "INTEGER has a redundant leading octet")
+            }
+        }
+        return contents
+    }
+
+    /// The value of an INTEGER that must fit in `Int64`. Redundant sign octets (legal
+    /// in BER) do not count against the 8-octet limit.
+    @inlinable
+    static func int64(in storage: ArraySlice<UInt8>, extent: BERExtent, rules: BERRules) throws(BERError) -> Int64 {
+        var range = try integerRange(in: storage, extent: extent, rules: rules)
+        let negative = storage[range.lowerBound] & 0x80 != 0
+        while range.count > 1, storage[range.lowerBound] == (negative ? 0xFF : 0),
+              (storage[range.lowerBound + 1] & 0x80 != 0) == negative {
+            range = range.dropFirst()
+        }
+        guard range.count <= 8 else {
+            throw BERError(.integerOverflow, at: extent.offset, "INTEGER of \(range.count) octets does not fit in 64 bits")
+        }
+        var value: Int64 = negative ? -1 : 0
+        for index in range { value = value << 8 | Int64(storage[index]) }
+        return value
     }
 }
