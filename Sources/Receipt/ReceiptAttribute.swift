@@ -69,30 +69,44 @@ extension ReceiptAttributeSet {
     /// receipts) and checks the value of every known attribute type. Errors carry byte
     /// offsets into `bytes`' indices and a path such as `attributes[12].value`.
     public init(decoding bytes: ArraySlice<UInt8>, rules: BERRules = .ber) throws(BERError) {
-        var reader = BERReader(bytes, rules: rules)
         var attributes: [ReceiptAttribute] = []
+        try Self.forEachAttribute(in: bytes, rules: rules) { type, version, value in
+            attributes.append(ReceiptAttribute(type: type, version: version, value: Array(value)))
+        }
+        self.init(attributes: attributes)
+    }
+
+    /// Walks a `SET OF ReceiptAttribute` filling `bytes`, checks the value of every
+    /// known attribute type, and hands each attribute's type, version and value (a
+    /// slice of `bytes`) to `body`. Decoding builds the model from it; checking a
+    /// nested in-app record uses it without building anything.
+    static func forEachAttribute(
+        in bytes: ArraySlice<UInt8>, rules: BERRules,
+        _ body: (_ type: Int64, _ version: Int64, _ value: ArraySlice<UInt8>) -> Void
+    ) throws(BERError) {
+        var reader = BERReader(bytes, rules: rules)
+        let knownValueKinds = Self.knownValueKinds  // once, not per attribute
+        var index = 0
         try reader.readSet { (set: inout BERReader) throws(BERError) in
             while !set.isAtEnd {
-                let index = attributes.count
-                let attribute = try withBERPath("attributes[\(index)]") { () throws(BERError) -> ReceiptAttribute in
-                    try set.readSequence { (fields: inout BERReader) throws(BERError) -> ReceiptAttribute in
+                try withBERPath("attributes[\(index)]") { () throws(BERError) in
+                    try set.readSequence { (fields: inout BERReader) throws(BERError) in
                         let type = try withBERPath("type") { () throws(BERError) in try fields.readInt64() }
                         let version = try withBERPath("version") { () throws(BERError) in try fields.readInt64() }
                         let value = try withBERPath("value") { () throws(BERError) -> ArraySlice<UInt8> in
                             let value = try fields.readOctetString()
-                            if let kind = Self.knownValueKinds[type] {
+                            if let kind = knownValueKinds[type] {
                                 try Self.checkValue(value, kind: kind, rules: rules)
                             }
                             return value
                         }
-                        return ReceiptAttribute(type: type, version: version, value: Array(value))
+                        body(type, version, value)
                     }
                 }
-                attributes.append(attribute)
+                index += 1
             }
         }
         try reader.finish()
-        self.init(attributes: attributes)
     }
 
     /// Decodes from a byte array (see `init(decoding:rules:)`).
@@ -116,7 +130,7 @@ extension ReceiptAttributeSet {
             let text = try reader.readStringBytes(.ia5String)
             if !text.isEmpty { _ = try ReceiptDate(rfc3339: text, offset: offset) }
         case .inAppPurchase:
-            _ = try InAppPurchase(decoding: value, rules: rules)
+            try InAppPurchase.forEachAttribute(in: value, rules: rules) { _, _, _ in }
             return
         }
         try reader.finish()
