@@ -73,12 +73,16 @@ final class ChainTests: XCTestCase {
 
     // MARK: Cache
 
-    func testCacheSkipsVerifiedPairs() throws {
+    /// A real three-certificate App Store chain, its verifier, signer and pool.
+    func appStoreChain() throws -> (RealChain, ChainVerifier, Certificate, [Certificate]) {
         let chains = try RealChain.all()  // skips or fails (CI) without the folder
         let chain = try XCTUnwrap(chains.first { $0.certificates.count == 3 })
-        let verifier = ChainVerifier(anchors: [try Certificate(chain.anchor)])
-        let signer = try Certificate(chain.certificates[0])
-        let pool = try chain.certificates.map { try Certificate($0) }
+        return (chain, ChainVerifier(anchors: [try Certificate(chain.anchor)]), try Certificate(chain.certificates[0]),
+                try chain.certificates.map { try Certificate($0) })
+    }
+
+    func testCacheSkipsVerifiedPairs() throws {
+        let (chain, verifier, signer, pool) = try appStoreChain()
         let cache = SignatureCache()
         XCTAssertEqual(cache.statistics, SignatureCache.Statistics(hits: 0, misses: 0, entries: 0))
 
@@ -110,11 +114,7 @@ final class ChainTests: XCTestCase {
     }
 
     func testSharedCacheAcrossThreads() throws {
-        let chains = try RealChain.all()  // skips or fails (CI) without the folder
-        let chain = try XCTUnwrap(chains.first { $0.certificates.count == 3 })
-        let verifier = ChainVerifier(anchors: [try Certificate(chain.anchor)])
-        let signer = try Certificate(chain.certificates[0])
-        let pool = try chain.certificates.map { try Certificate($0) }
+        let (chain, verifier, signer, pool) = try appStoreChain()
         let cache = SignatureCache()
         let time = chain.creationDate
         let results = Mutexed([Bool]())

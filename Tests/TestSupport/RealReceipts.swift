@@ -96,6 +96,16 @@ public enum RealReceipts {
         return Array(try Data(contentsOf: directory.appendingPathComponent(relativePath)))
     }
 
+    /// The first PKCS#7 receipt matching `predicate`. Skips (fails under CI) without the
+    /// folder like every accessor here, and fails if none matches; use it instead of
+    /// wrapping a loader in `XCTUnwrap`, which would turn the skip into a failure.
+    public static func firstPKCS7Receipt(
+        where predicate: (Entry) -> Bool, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (Entry, [UInt8]) {
+        let receipts = try pkcs7Receipts(file: file, line: line)
+        return try XCTUnwrap(receipts.first { predicate($0.0) }, "no real receipt matches", file: file, line: line)
+    }
+
     /// PKCS#7 receipts only: (entry, bytes).
     public static func pkcs7Receipts(file: StaticString = #filePath, line: UInt = #line) throws -> [(Entry, [UInt8])] {
         try entries(file: file, line: line).filter(\.isPKCS7).map { ($0, try bytes(of: $0)) }
