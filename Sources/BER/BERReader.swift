@@ -1,7 +1,8 @@
 /// A cursor over BER/DER bytes, in the style of Go's `cryptobyte.String` and
 /// BoringSSL's `CBS`: every byte is consumed through one bounds-checked primitive,
-/// `read(_:at:limit:failing:)` (which the reader's position and look-ahead cursors share); identifiers, lengths, elements and typed values are built on
-/// it. The reader never copies: every slice it hands out shares the caller's
+/// `read(_:at:limit:failing:)`, shared by the reader's position and its look-ahead
+/// cursors; identifiers, lengths, elements and typed values are built on it. The
+/// reader never copies: every slice it hands out shares the caller's
 /// storage and keeps its indices, so `slice.startIndex` is the byte offset in the
 /// input.
 ///
