@@ -9,7 +9,20 @@ import ReceiptVerifier
 /// without and with the signature cache, against OpenSSL `d2i_PKCS7` + `PKCS7_verify`
 /// (trust store built once) on the same bytes, same anchor, same validation time, in
 /// the same run. Two receipts: the forge's `valid` case and a real App Store receipt.
+///
+/// `--profile cached|uncached|openssl` times nothing: it runs that one verifier on
+/// the forge's `valid` case for about five seconds, for `perf record`.
 func runVerifierBench(_ arguments: [String]) {
+    var arguments = arguments
+    var profiled: String?
+    if let flag = arguments.firstIndex(of: "--profile") {
+        guard flag + 1 < arguments.count, ["cached", "uncached", "openssl"].contains(arguments[flag + 1]) else {
+            print("usage: scripts/bench verify [REAL-RECEIPTS-DIR] [--profile cached|uncached|openssl]")
+            exit(64)
+        }
+        profiled = arguments[flag + 1]
+        arguments.removeSubrange(flag...(flag + 1))
+    }
     let realDirectory = URL(fileURLWithPath: arguments.first ?? "../shared/real-receipts")
     struct Subject {
         let name: String
@@ -72,6 +85,22 @@ func runVerifierBench(_ arguments: [String]) {
         guard verdict.isValid, cached.validate(bytes, now: subject.now).isValid, openSSL() == 1 else {
             print("\(subject.name): not valid for both (ours: \(verdict), OpenSSL: \(openSSL())); not timed")
             continue
+        }
+        if let profiled {
+            let start = monotonicNanoseconds()
+            var calls = 0
+            while monotonicNanoseconds() - start < 5_000_000_000 {
+                for _ in 0..<1000 {
+                    switch profiled {
+                    case "cached": blackHole(cached.validate(bytes, now: subject.now).reason)
+                    case "uncached": blackHole(uncached.validate(bytes, now: subject.now).reason)
+                    default: blackHole(openSSL())
+                    }
+                }
+                calls += 1000
+            }
+            print("\(profiled): \(calls) calls of \(subject.name) in \(formatDuration(Double(monotonicNanoseconds() - start)))")
+            return
         }
         let theirs = nanosecondsPerCall { blackHole(openSSL()) }
         let oursUncached = nanosecondsPerCall { blackHole(uncached.validate(bytes, now: subject.now).reason) }

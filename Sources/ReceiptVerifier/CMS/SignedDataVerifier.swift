@@ -59,7 +59,7 @@ public struct SignedDataVerifier: Sendable {
         for (index, bytes) in signedData.certificates.enumerated() {
             // The receipt's copy of an anchor (App Store receipts carry the root) is the
             // anchor the caller already had parsed.
-            if let anchor = chainVerifier.anchors.first(where: { Self.sameBytes($0.encoded, bytes) }) {
+            if let anchor = chainVerifier.anchors.first(where: { sameBytes($0.encoded, bytes) }) {
                 certificates.append(anchor)
                 continue
             }
@@ -111,12 +111,6 @@ public struct SignedDataVerifier: Sendable {
         return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
     }
 
-    /// Byte-for-byte equality by `memcmp` (a generic element loop costs microseconds
-    /// per certificate).
-    static func sameBytes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { a in b.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, b.count) == 0 } }
-    }
-
     /// The SignerInfo's digest algorithm, or the verdict refusing it.
     static func digestAlgorithm(_ identifier: Receipt.AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
         guard let algorithm = DigestAlgorithm(oid: identifier.oid) else {
@@ -159,6 +153,13 @@ public struct SignedDataVerifier: Sendable {
             return .failure(VerdictFailure(.malformed, "signerInfos[0].sid is a subjectKeyIdentifier; PKCS#7 receipts name "
                                                + "their signer by issuerAndSerialNumber"))
         case .issuerAndSerialNumber(let issuerBytes, let serial):
+            let wanted = serial.drop { $0 == 0 }
+            func hasSerial(_ certificate: Certificate) -> Bool { sameBytes(certificate.serialNumber.drop { $0 == 0 }, wanted) }
+            // Fast path: the issuer exactly as the certificate encodes it (always so
+            // in receipts). Otherwise the sid's Name is parsed and matched canonically.
+            if let index = certificates.firstIndex(where: { hasSerial($0) && sameBytes($0.issuer.encoded, issuerBytes) }) {
+                return .success(index)
+            }
             let issuer: DistinguishedName
             do {
                 var reader = BERReader(issuerBytes, rules: .ber)
@@ -169,10 +170,7 @@ public struct SignedDataVerifier: Sendable {
             } catch {
                 return .failure(VerdictFailure(.malformed, "signerInfos[0].sid.issuer: \(error)"))
             }
-            let wanted = serial.drop { $0 == 0 }
-            let index = certificates.firstIndex { certificate in
-                certificate.serialNumber.drop { $0 == 0 }.elementsEqual(wanted) && certificate.issuer.matches(issuer)
-            }
+            let index = certificates.firstIndex { hasSerial($0) && $0.issuer.matches(issuer) }
             guard let index else {
                 return .failure(VerdictFailure(.untrustedChain,
                                                "no certificate in the receipt is the signer named by signerInfos[0].sid "

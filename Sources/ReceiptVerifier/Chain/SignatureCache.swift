@@ -26,9 +26,15 @@ public final class SignatureCache: @unchecked Sendable {
         public var certificates = 0
     }
 
+    /// Two SHA-256 fingerprints, hashed in one call each (see `CertificateBytes`).
     private struct Key: Hashable {
         let issuer: [UInt8]
         let certificate: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            issuer.withUnsafeBytes { hasher.combine(bytes: $0) }
+            certificate.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// The most pairs kept; when full, the cache starts over (a receipt batch needs two).
@@ -37,14 +43,19 @@ public final class SignatureCache: @unchecked Sendable {
     private var verified: Set<Key> = []
     private var parsed: [CertificateBytes: Certificate] = [:]
 
-    /// A certificate's bytes as a dictionary key, hashed in one call (an `[UInt8]`
-    /// key hashes byte by byte, which costs more than the lookup saves).
+    /// A certificate's bytes as a dictionary key. The hash covers the length and the
+    /// last 64 bytes — the end of the signature, as good as random for any certificate
+    /// that parses — so a lookup hashes 64 bytes, not 1 500; equality still compares
+    /// every byte (`memcmp`). (An `[UInt8]` key would hash byte by byte.)
     private struct CertificateBytes: Hashable {
         let bytes: [UInt8]
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(64))) }
         }
+
+        static func == (a: CertificateBytes, b: CertificateBytes) -> Bool { sameBytes(a.bytes, b.bytes) }
     }
     private var counters = Statistics()
 

@@ -25,23 +25,70 @@ public struct Validity: Hashable, Sendable {
 /// so error offsets and `startIndex` values are positions in that buffer.
 public struct Certificate: Sendable {
     /// The whole `Certificate` encoding as received.
-    public let encoded: ArraySlice<UInt8>
+    public var encoded: ArraySlice<UInt8> { storage.encoded }
     /// The `TBSCertificate` encoding as received: what the signature covers.
-    public let tbsBytes: ArraySlice<UInt8>
+    public var tbsBytes: ArraySlice<UInt8> { storage.tbsBytes }
     /// 1, 2 or 3.
-    public let version: Int
+    public var version: Int { storage.version }
     /// The serial number's magnitude, big-endian, no leading zero bytes (one 00 for zero).
-    public let serialNumber: ArraySlice<UInt8>
-    public let signatureAlgorithm: SignatureAlgorithm
-    public let issuer: DistinguishedName
-    public let validity: Validity
-    public let subject: DistinguishedName
-    public let publicKey: RSAPublicKey
-    public let extensions: CertificateExtensions
+    public var serialNumber: ArraySlice<UInt8> { storage.serialNumber }
+    public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
+    public var issuer: DistinguishedName { storage.issuer }
+    public var validity: Validity { storage.validity }
+    public var subject: DistinguishedName { storage.subject }
+    public var publicKey: RSAPublicKey { storage.publicKey }
+    public var extensions: CertificateExtensions { storage.extensions }
     /// The signatureValue BIT STRING's bytes.
-    public let signature: ArraySlice<UInt8>
+    public var signature: ArraySlice<UInt8> { storage.signature }
     /// SHA-256 of `encoded`: identifies the certificate in caches and anchor lookups.
-    public let fingerprint: [UInt8]
+    public var fingerprint: [UInt8] { storage.fingerprint }
+    /// `CN=…` of the subject, or the whole subject when it has no common name.
+    public var displayName: String { storage.displayName }
+
+    /// The parsed fields, immutable and shared: a certificate is copied into every
+    /// candidate chain of a verification, and with one reference a copy is one
+    /// retain instead of one per field (swift-certificates boxes its `Certificate`
+    /// the same way).
+    private final class Storage: Sendable {
+        let encoded: ArraySlice<UInt8>
+        let tbsBytes: ArraySlice<UInt8>
+        let version: Int
+        let serialNumber: ArraySlice<UInt8>
+        let signatureAlgorithm: SignatureAlgorithm
+        let issuer: DistinguishedName
+        let validity: Validity
+        let subject: DistinguishedName
+        let publicKey: RSAPublicKey
+        let extensions: CertificateExtensions
+        let signature: ArraySlice<UInt8>
+        let fingerprint: [UInt8]
+        let displayName: String
+
+        init(encoded: ArraySlice<UInt8>, tbsBytes: ArraySlice<UInt8>, version: Int, serialNumber: ArraySlice<UInt8>,
+             signatureAlgorithm: SignatureAlgorithm, issuer: DistinguishedName, validity: Validity,
+             subject: DistinguishedName, publicKey: RSAPublicKey, extensions: CertificateExtensions,
+             signature: ArraySlice<UInt8>) {
+            self.encoded = encoded
+            self.tbsBytes = tbsBytes
+            self.version = version
+            self.serialNumber = serialNumber
+            self.signatureAlgorithm = signatureAlgorithm
+            self.issuer = issuer
+            self.validity = validity
+            self.subject = subject
+            self.publicKey = publicKey
+            self.extensions = extensions
+            self.signature = signature
+            self.fingerprint = Array(SHA256.hash(data: encoded))
+            self.displayName = subject.commonName.map { "CN=\($0)" } ?? subject.description
+        }
+    }
+
+    private let storage: Storage
+
+    /// True if both are the same parse (not merely equal bytes): a cheap first test
+    /// before comparing fingerprints.
+    func isSameParse(as other: Certificate) -> Bool { storage === other.storage }
 
     /// Parses exactly one certificate filling `bytes`. `rules` is `.ber` for
     /// certificates inside receipts; `.der` refuses every BER-only encoding.
@@ -72,18 +119,11 @@ public struct Certificate: Sendable {
         }
         let algorithm = try AlgorithmIdentifier.read(outerAlgorithm, path: root + ["signatureAlgorithm"])
 
-        self.encoded = bytes
-        self.tbsBytes = tbs.encodedBytes
-        self.version = fields.version
-        self.serialNumber = fields.serialNumber
-        self.signatureAlgorithm = try algorithm.signatureAlgorithm(path: root + ["signatureAlgorithm"])
-        self.issuer = fields.issuer
-        self.validity = fields.validity
-        self.subject = fields.subject
-        self.publicKey = fields.publicKey
-        self.extensions = fields.extensions
-        self.signature = signatureBits.bytes
-        self.fingerprint = Array(SHA256.hash(data: bytes))
+        storage = Storage(encoded: bytes, tbsBytes: tbs.encodedBytes, version: fields.version,
+                          serialNumber: fields.serialNumber,
+                          signatureAlgorithm: try algorithm.signatureAlgorithm(path: root + ["signatureAlgorithm"]),
+                          issuer: fields.issuer, validity: fields.validity, subject: fields.subject,
+                          publicKey: fields.publicKey, extensions: fields.extensions, signature: signatureBits.bytes)
     }
 
     public init(_ bytes: [UInt8], rules: BERRules = .ber) throws(CertificateError) {
@@ -93,8 +133,10 @@ public struct Certificate: Sendable {
     /// True if `subject` and `issuer` match (see `DistinguishedName.matches`).
     public var isSelfIssued: Bool { subject.matches(issuer) }
 
-    /// `CN=… ` of the subject, or the whole subject when it has no common name.
-    public var displayName: String { subject.commonName.map { "CN=\($0)" } ?? subject.description }
+    /// Same certificate bytes: the same parse, or equal fingerprints.
+    func isSameCertificate(as other: Certificate) -> Bool {
+        isSameParse(as: other) || fingerprint == other.fingerprint
+    }
 }
 
 /// The fields of a `TBSCertificate`, read and checked.

@@ -73,7 +73,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 
     /// True if the names are the same (see the type's comment for the rule).
     public func matches(_ other: DistinguishedName) -> Bool {
-        if encoded.elementsEqual(other.encoded) { return true }
+        if sameBytes(encoded, other.encoded) { return true }
         guard relativeNames.count == other.relativeNames.count else { return false }
         for (mine, theirs) in zip(relativeNames, other.relativeNames) {
             guard mine.count == theirs.count else { return false }
@@ -157,7 +157,7 @@ extension DistinguishedName.Attribute {
         if let text, let otherText = other.text {
             return Self.canonical(text) == Self.canonical(otherText)
         }
-        return encodedValue.elementsEqual(other.encodedValue)
+        return sameBytes(encodedValue, other.encodedValue)
     }
 
     /// Whitespace trimmed and collapsed, case folded (RFC 5280 §7.1, simplified RFC 4518).
