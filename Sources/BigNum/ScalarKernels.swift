@@ -134,8 +134,11 @@ extension BigNum.Kernels.Scalar {
         }
     }
 
-    /// z = x · y · 2^(−64·n) mod m (Montgomery multiplication, CIOS with the two
-    /// multiply-accumulate chains of each row interleaved in one loop).
+    /// z = x · y · 2^(−64·n) mod m (Montgomery multiplication, product scanning:
+    /// Koç et al.'s FIPS). Column k of x·y + q·m is summed in a three-limb
+    /// accumulator — each product added in one `ColumnAccumulator.add`, nothing
+    /// stored between products — and the quotient digit q_k is chosen when column k
+    /// is complete, which zeroes it; columns n ..< 2n are the result.
     /// Lengths: x, y, m, z all of count n ≥ 1. `m` odd, x < m, y < m,
     /// `m0inv` == −m[0]^(−1) mod 2^64 (`montgomeryInverse(m[0])`). Result z < m.
     /// z may alias x and/or y.
@@ -145,127 +148,147 @@ extension BigNum.Kernels.Scalar {
     ) {
         let n = m.count
         precondition(n >= 1 && x.count == n && y.count == n && z.count == n, "montgomeryMultiply: lengths differ")
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n + 1) { t in
-            let t = t.baseAddress!, x = x.baseAddress!, y = y.baseAddress!, m = m.baseAddress!
-            t.initialize(repeating: 0, count: n + 1)
-            let x0 = x[0], m0 = m[0]
-            for i in 0..<n {
-                let yi = y[i]
-                // t = (t + x·yi + q·m) / 2^64, with q chosen so that the division is exact.
-                let q = (t[0] &+ x0 &* yi) &* m0inv
-                var (c1, s) = multiplyAdd(x0, yi, t[0], 0)
-                var (c2, _) = multiplyAdd(q, m0, s, 0)
-                for j in 1..<n {
-                    (c1, s) = multiplyAdd(x[j], yi, t[j], c1)
-                    (c2, t[j - 1]) = multiplyAdd(q, m[j], s, c2)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * n + 1) { space in
+            // q[0..<n] (quotient digits), then t[0...n] (the result before the final subtraction).
+            let q = space.baseAddress!, t = q + n
+            let x = x.baseAddress!, y = y.baseAddress!, m = m.baseAddress!
+            var accumulator = ColumnAccumulator()
+            for k in 0..<n {
+                var i = 0
+                while i < k {
+                    accumulator.add(x[i], y[k &- i])
+                    accumulator.add(q[i], m[k &- i])
+                    i &+= 1
                 }
-                let (top, carry1) = t[n].addingReportingOverflow(c1)
-                let (top2, carry2) = top.addingReportingOverflow(c2)
-                t[n - 1] = top2
-                t[n] = (carry1 ? 1 : 0) &+ (carry2 ? 1 : 0)
+                accumulator.add(x[k], y[0])
+                q[k] = accumulator.quotientDigit(m0inv: m0inv, m0: m[0])
+                _ = accumulator.shift()
             }
+            for k in n..<(2 * n) {
+                var i = k &- n &+ 1
+                while i < n {
+                    accumulator.add(x[i], y[k &- i])
+                    accumulator.add(q[i], m[k &- i])
+                    i &+= 1
+                }
+                t[k &- n] = accumulator.shift()
+            }
+            t[n] = accumulator.low
             finalSubtract(z.baseAddress!, t, m, n)
         }
     }
 
-    /// z = x² · 2^(−64·n) mod m: the square x² (off-diagonal products once, doubled),
-    /// then a word-by-word Montgomery reduction. Same contract as `montgomeryMultiply`
-    /// with y = x. z may alias x.
+    /// z = x² · 2^(−64·n) mod m: `montgomeryMultiply`'s column scan with each
+    /// off-diagonal product x_i·x_j (i < j) computed once and doubled per column.
+    /// Same contract as `montgomeryMultiply` with y = x. z may alias x.
     public static func montgomerySquare(
         _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>,
         modulus m: UnsafeBufferPointer<UInt64>, m0inv: UInt64
     ) {
         let n = m.count
         precondition(n >= 1 && x.count == n && z.count == n, "montgomerySquare: lengths differ")
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * n + 1) { t in
-            let t = t.baseAddress!, x = x.baseAddress!, m = m.baseAddress!
-            square(t, x, n)
-            t[2 * n] = 0
-            montgomeryReduce(t, m, n, m0inv)
-            finalSubtract(z.baseAddress!, t + n, m, n)
-        }
-    }
-}
-
-/// t[0..<2n] = x², x of n limbs. Off-diagonal products once, then doubled and the
-/// diagonal squares added.
-@inline(__always)
-func square(_ t: UnsafeMutablePointer<UInt64>, _ x: UnsafePointer<UInt64>, _ n: Int) {
-    t.initialize(repeating: 0, count: 2 * n)
-    for i in 0..<(n - 1) {
-        let xi = x[i]
-        var carry: UInt64 = 0
-        let row = t + 2 * i + 1
-        for j in 0..<(n - 1 - i) {
-            (carry, row[j]) = multiplyAdd(x[i + 1 + j], xi, row[j], carry)
-        }
-        row[n - 1 - i] = carry
-    }
-    // Double, and add the squares x[i]² on the diagonal.
-    var shiftedOut: UInt64 = 0
-    var carry = false
-    for i in 0..<n {
-        let lowLimb = t[2 * i], highLimb = t[2 * i + 1]
-        let doubledLow = (lowLimb &<< 1) | shiftedOut
-        let doubledHigh = (highLimb &<< 1) | (lowLimb &>> 63)
-        shiftedOut = highLimb &>> 63
-        let (squareHigh, squareLow) = x[i].multipliedFullWidth(by: x[i])
-        let (sumLow, c1) = doubledLow.addingReportingOverflow(squareLow)
-        let (sumLow2, c2) = sumLow.addingReportingOverflow(carry ? 1 : 0)
-        let (sumHigh, c3) = doubledHigh.addingReportingOverflow(squareHigh)
-        let (sumHigh2, c4) = sumHigh.addingReportingOverflow((c1 || c2) ? 1 : 0)
-        t[2 * i] = sumLow2
-        t[2 * i + 1] = sumHigh2
-        carry = c3 || c4
-    }
-}
-
-/// In place on t[0...2n] (t[2n] is an overflow limb, zero on entry): divides by
-/// 2^(64n) modulo m, leaving the result, < 2m, in t[n...2n]. Two rows per pass: the
-/// second row's quotient digit is known after two products of the first, so both
-/// rows' multiply-accumulate chains run interleaved in one loop, as in CIOS.
-@inline(__always)
-func montgomeryReduce(_ t: UnsafeMutablePointer<UInt64>, _ m: UnsafePointer<UInt64>, _ n: Int, _ m0inv: UInt64) {
-    var pending: UInt64 = 0  // carry into limb i + n
-    var i = 0
-    if n >= 2 {
-        let m0 = m[0], m1 = m[1]
-        while i + 2 <= n {
-            let row = t + i
-            let q0 = row[0] &* m0inv
-            let (carry0, _) = multiplyAdd(q0, m0, row[0], 0)
-            let (_, next) = multiplyAdd(q0, m1, row[1], carry0)
-            let q1 = next &* m0inv
-            var (c0, _) = multiplyAdd(q0, m0, row[0], 0)
-            var c1: UInt64 = 0, s: UInt64 = 0
-            for j in 1..<n {
-                (c0, s) = multiplyAdd(q0, m[j], row[j], c0)
-                (c1, row[j]) = multiplyAdd(q1, m[j - 1], s, c1)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * n + 1) { space in
+            let q = space.baseAddress!, t = q + n
+            let x = x.baseAddress!, m = m.baseAddress!
+            var accumulator = ColumnAccumulator()
+            /// Adds column k < 2n − 1 of x²: the products x_i·x_j with i + j = k.
+            @inline(__always) func addSquareColumn(_ k: Int) {
+                var i = k < n ? 0 : k &- n &+ 1
+                var j = k &- i
+                var cross = ColumnAccumulator()
+                while i &+ 2 < j {
+                    cross.add(x[i], x[j])
+                    cross.add(x[i &+ 1], x[j &- 1])
+                    i &+= 2
+                    j &-= 2
+                }
+                if i < j {
+                    cross.add(x[i], x[j])
+                    i &+= 1
+                    j &-= 1
+                }
+                accumulator.addTwice(cross)
+                if i == j { accumulator.add(x[i], x[i]) }
             }
-            let (top, carryA) = row[n].addingReportingOverflow(c0)
-            let (top2, carryB) = top.addingReportingOverflow(pending)
-            (c1, row[n]) = multiplyAdd(q1, m[n - 1], top2, c1)
-            let (above, carryC) = row[n + 1].addingReportingOverflow(c1)
-            let (above2, carryD) = above.addingReportingOverflow((carryA || carryB) ? 1 : 0)
-            row[n + 1] = above2
-            pending = (carryC || carryD) ? 1 : 0
-            i += 2
+            for k in 0..<n {
+                addSquareColumn(k)
+                var i = 0
+                while i &+ 1 < k {
+                    accumulator.add(q[i], m[k &- i])
+                    accumulator.add(q[i &+ 1], m[k &- i &- 1])
+                    i &+= 2
+                }
+                if i < k { accumulator.add(q[i], m[k &- i]) }
+                q[k] = accumulator.quotientDigit(m0inv: m0inv, m0: m[0])
+                _ = accumulator.shift()
+            }
+            for k in n..<(2 * n) {
+                if k < 2 * n &- 1 { addSquareColumn(k) }
+                var i = k &- n &+ 1
+                while i &+ 1 < n {
+                    accumulator.add(q[i], m[k &- i])
+                    accumulator.add(q[i &+ 1], m[k &- i &- 1])
+                    i &+= 2
+                }
+                if i < n { accumulator.add(q[i], m[k &- i]) }
+                t[k &- n] = accumulator.shift()
+            }
+            t[n] = accumulator.low
+            finalSubtract(z.baseAddress!, t, m, n)
         }
     }
-    while i < n {
-        let q = t[i] &* m0inv
-        var carry: UInt64 = 0
-        let row = t + i
-        for j in 0..<n {
-            (carry, row[j]) = multiplyAdd(q, m[j], row[j], carry)
-        }
-        let (sum, c1) = row[n].addingReportingOverflow(carry)
-        let (sum2, c2) = sum.addingReportingOverflow(pending)
-        row[n] = sum2
-        pending = (c1 || c2) ? 1 : 0
-        i += 1
+}
+
+/// A column sum of the product-scanning kernels: 192 bits as three limbs. A column
+/// of an n-limb product holds at most 2n + 1 products below 2^128 plus the carry of
+/// the column before, far inside 2^192 for any n a buffer can have.
+struct ColumnAccumulator {
+    var low: UInt64 = 0, middle: UInt64 = 0, high: UInt64 = 0
+
+    /// self += a·b. The product's high half is at most 2^64 − 2, so adding the low
+    /// half's carry to it cannot overflow.
+    @inline(__always)
+    mutating func add(_ a: UInt64, _ b: UInt64) {
+        let (productHigh, productLow) = a.multipliedFullWidth(by: b)
+        let (sumLow, carryLow) = low.addingReportingOverflow(productLow)
+        let (sumMiddle, carryMiddle) = middle.addingReportingOverflow(productHigh &+ (carryLow ? 1 : 0))
+        low = sumLow
+        middle = sumMiddle
+        high &+= carryMiddle ? 1 : 0
     }
-    t[2 * n] = pending
+
+    /// self += 2·other, for other < 2^191 (a column of cross products is).
+    @inline(__always)
+    mutating func addTwice(_ other: ColumnAccumulator) {
+        let doubledLow = other.low &<< 1
+        let doubledMiddle = (other.middle &<< 1) | (other.low &>> 63)
+        let doubledHigh = (other.high &<< 1) | (other.middle &>> 63)
+        let (sumLow, carryLow) = low.addingReportingOverflow(doubledLow)
+        let (sumMiddle, carryMiddle) = middle.addingReportingOverflow(doubledMiddle)
+        let (sumMiddle2, carryMiddle2) = sumMiddle.addingReportingOverflow(carryLow ? 1 : 0)
+        low = sumLow
+        middle = sumMiddle2
+        high = high &+ doubledHigh &+ (carryMiddle ? 1 : 0) &+ (carryMiddle2 ? 1 : 0)
+    }
+
+    /// Chooses the Montgomery quotient digit q = low·m0inv and adds q·m0, which
+    /// makes the low limb zero; returns q.
+    @inline(__always)
+    mutating func quotientDigit(m0inv: UInt64, m0: UInt64) -> UInt64 {
+        let q = low &* m0inv
+        add(q, m0)
+        return q
+    }
+
+    /// Returns the low limb and divides by 2^64: the next column's starting sum.
+    @inline(__always)
+    mutating func shift() -> UInt64 {
+        let out = low
+        low = middle
+        middle = high
+        high = 0
+        return out
+    }
 }
 
 /// z = t − m if t ≥ m else t, for t[0...n] < 2m (t[n] is the overflow limb).
