@@ -100,21 +100,32 @@ extension BERReader {
     }
 
     public mutating func readUTF8String(tag: BERTag = .utf8String) throws(BERError) -> String {
+        String(decoding: try readUTF8StringBytes(tag: tag), as: UTF8.self)
+    }
+
+    /// A UTF8String's bytes, checked to be valid UTF-8 without building a `String`
+    /// (for callers that only validate, such as the receipt payload decoder).
+    public mutating func readUTF8StringBytes(tag: BERTag = .utf8String) throws(BERError) -> ArraySlice<UInt8> {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
             throw BERError(.invalidString, at: offset, "UTF8String is not valid UTF-8")
         }
-        return text
+        return bytes
     }
 
     public mutating func readIA5String(tag: BERTag = .ia5String) throws(BERError) -> String {
+        String(decoding: try readIA5StringBytes(tag: tag), as: UTF8.self)
+    }
+
+    /// An IA5String's bytes, checked to be ASCII, without building a `String`.
+    public mutating func readIA5StringBytes(tag: BERTag = .ia5String) throws(BERError) -> ArraySlice<UInt8> {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+        guard isASCII(bytes) else {
             throw BERError(.invalidString, at: offset, "IA5String has a byte above 0x7F")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     public mutating func readPrintableString(tag: BERTag = .printableString) throws(BERError) -> String {
@@ -261,5 +272,23 @@ extension BERReader {
         var value: Int64 = negative ? -1 : 0
         for index in range { value = value << 8 | Int64(storage[index]) }
         return value
+    }
+}
+
+/// True if every byte is below 0x80: eight bytes per step.
+@inline(__always)
+func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.withUnsafeBytes { raw in
+        var index = 0
+        var high: UInt64 = 0
+        while index &+ 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index &+= 8
+        }
+        while index < raw.count {
+            high |= UInt64(raw[index])
+            index &+= 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }

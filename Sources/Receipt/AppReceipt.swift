@@ -39,6 +39,7 @@ public struct AppReceipt: ReceiptAttributeSet {
         Field.inAppPurchase: .inAppPurchase, Field.originalPurchaseDate: .date,
         Field.originalApplicationVersion: .utf8String, Field.expirationDate: .date,
     ]
+    public static let valueKindTable = AttributeValueKindTable(knownValueKinds)
 
     /// Attribute 0: `Production`, `ProductionSandbox`, `Xcode` (`ProductionVPP` reported).
     public var environment: String? {

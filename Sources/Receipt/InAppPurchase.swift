@@ -33,6 +33,7 @@ public struct InAppPurchase: ReceiptAttributeSet {
         Field.webOrderLineItemID: .integer, Field.cancellationDate: .date, Field.isTrialPeriod: .integer,
         Field.isInIntroOfferPeriod: .integer, Field.promotionalOfferIdentifier: .utf8String,
     ]
+    public static let valueKindTable = AttributeValueKindTable(knownValueKinds)
 
     /// Attribute 1707 values (undocumented).
     public enum ProductType: Int64, Sendable, CaseIterable {

@@ -62,9 +62,46 @@ public protocol ReceiptAttributeSet: Hashable, Sendable {
     init(attributes: [ReceiptAttribute])
     /// The value kinds of the known attribute types; others are kept raw, unchecked.
     static var knownValueKinds: [Int64: AttributeValueKind] { get }
+    /// `knownValueKinds` as the decoder looks it up, once per attribute. The default
+    /// builds it on every call: conforming types store it (`static let`).
+    static var valueKindTable: AttributeValueKindTable { get }
+}
+
+/// A `[type: kind]` map as an array indexed by type − lowest type (the known types
+/// of a set are a short run: 0…21, 1701…1721), so a lookup is a range check and a
+/// load instead of hashing.
+public struct AttributeValueKindTable: Sendable {
+    private let lowest: Int64
+    private let kinds: [AttributeValueKind?]
+    /// Types spread too far for an array (not the case for receipts) stay in a dictionary.
+    private let spread: [Int64: AttributeValueKind]
+
+    public init(_ kinds: [Int64: AttributeValueKind]) {
+        let lowest = kinds.keys.min() ?? 0, highest = kinds.keys.max() ?? -1
+        let (range, overflow) = highest.subtractingReportingOverflow(lowest)
+        if highest >= lowest, !overflow, range <= 4096 {
+            var table = [AttributeValueKind?](repeating: nil, count: Int(highest - lowest) + 1)
+            for (type, kind) in kinds { table[Int(type - lowest)] = kind }
+            self.lowest = lowest
+            self.kinds = table
+            self.spread = [:]
+        } else {
+            self.lowest = 0
+            self.kinds = []
+            self.spread = kinds
+        }
+    }
+
+    public subscript(type: Int64) -> AttributeValueKind? {
+        let (index, overflow) = type.subtractingReportingOverflow(lowest)
+        if !overflow, index >= 0, index < kinds.count { return kinds[Int(index)] }
+        return spread.isEmpty ? nil : spread[type]
+    }
 }
 
 extension ReceiptAttributeSet {
+    public static var valueKindTable: AttributeValueKindTable { AttributeValueKindTable(knownValueKinds) }
+
     /// Decodes a `SET OF ReceiptAttribute` filling `bytes` (BER by default, as in real
     /// receipts) and checks the value of every known attribute type. Errors carry byte
     /// offsets into `bytes`' indices and a path such as `attributes[12].value`.
@@ -85,7 +122,7 @@ extension ReceiptAttributeSet {
         _ body: (_ type: Int64, _ version: Int64, _ value: ArraySlice<UInt8>) -> Void
     ) throws(BERError) {
         var reader = BERReader(bytes, rules: rules)
-        let knownValueKinds = Self.knownValueKinds  // once, not per attribute
+        let knownValueKinds = Self.valueKindTable  // once, not per attribute
         var index = 0
         try reader.readSet { (set: inout BERReader) throws(BERError) in
             while !set.isAtEnd {
@@ -120,9 +157,9 @@ extension ReceiptAttributeSet {
         case .raw:
             return
         case .utf8String:
-            _ = try reader.readUTF8String()
+            _ = try reader.readUTF8StringBytes()
         case .ia5String:
-            _ = try reader.readIA5String()
+            _ = try reader.readIA5StringBytes()
         case .integer:
             _ = try reader.readInt64()
         case .date:

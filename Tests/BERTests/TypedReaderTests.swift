@@ -80,6 +80,39 @@ final class TypedReaderTests: XCTestCase {
         }
     }
 
+    func testStringBytesValidateWithoutBuildingStrings() throws {
+        // Lengths around the eight-byte steps of the ASCII scan, with the one
+        // non-ASCII byte in every position: IA5 refuses each, UTF-8 checks each.
+        for length in [1, 7, 8, 9, 15, 16, 17, 40] {
+            let ascii = [UInt8](repeating: 0x41, count: length)
+            var ia5 = BERReader([0x16, UInt8(length)] + ascii, rules: .der)
+            XCTAssertEqual(Array(try ia5.readIA5StringBytes()), ascii)
+            for position in 0..<length {
+                var bytes = ascii
+                bytes[position] = 0xC3  // a lead byte with no continuation: invalid UTF-8 and not ASCII
+                let encoded = [0x16, UInt8(length)] + bytes
+                var badIA5 = BERReader(encoded, rules: .der)
+                XCTAssertThrowsError(try badIA5.readIA5StringBytes(), "length \(length), byte \(position)") {
+                    XCTAssertEqual(($0 as? BERError)?.code, .invalidString)
+                    XCTAssertEqual(($0 as? BERError)?.offset, 0)
+                }
+                var badUTF8 = BERReader([0x0C, UInt8(length)] + bytes, rules: .der)
+                XCTAssertThrowsError(try badUTF8.readUTF8StringBytes(), "length \(length), byte \(position)") {
+                    XCTAssertEqual(($0 as? BERError)?.code, .invalidString)
+                }
+                if position + 1 < length {
+                    bytes[position + 1] = 0xA9  // "é": valid UTF-8, still not IA5
+                    var goodUTF8 = BERReader([0x0C, UInt8(length)] + bytes, rules: .der)
+                    XCTAssertEqual(Array(try goodUTF8.readUTF8StringBytes()), bytes)
+                }
+            }
+        }
+        var empty = reader("0C00")
+        XCTAssertTrue(try empty.readUTF8StringBytes().isEmpty)
+        var truncated = reader("0C05414243")
+        XCTAssertThrowsError(try truncated.readUTF8StringBytes()) { XCTAssertEqual(($0 as? BERError)?.code, .lengthExceedsInput) }
+    }
+
     func testConstructedStringsConcatenateInBEROnly() throws {
         // OCTET STRING made of segments, one of them itself constructed.
         let hex = "2480" + "0402AABB" + "2480" + "0401CC" + "0000" + "0000"

@@ -172,3 +172,33 @@ final class PayloadDecodingTests: XCTestCase {
         XCTAssertEqual(VerdictReason.malformed.verdict, "invalid")
     }
 }
+
+/// The decoder's per-attribute lookup agrees with the public `knownValueKinds`.
+final class AttributeValueKindTableTests: XCTestCase {
+    func testTablesAgreeWithTheDictionaries() {
+        for (name, dictionary, table) in [("AppReceipt", AppReceipt.knownValueKinds, AppReceipt.valueKindTable),
+                                          ("InAppPurchase", InAppPurchase.knownValueKinds, InAppPurchase.valueKindTable)] {
+            for type in Int64(-5)...2000 {
+                XCTAssertEqual(table[type], dictionary[type], "\(name) type \(type)")
+            }
+            for type in [Int64.min, Int64.min + 1, Int64.max - 1, Int64.max] {
+                XCTAssertNil(table[type], "\(name) type \(type)")
+            }
+        }
+    }
+
+    func testSpreadTypesFallBackToTheDictionary() {
+        let spread: [Int64: AttributeValueKind] = [Int64.min: .integer, 0: .raw, Int64.max: .date]
+        let table = AttributeValueKindTable(spread)
+        XCTAssertEqual(table[Int64.min], .integer)
+        XCTAssertEqual(table[0], .raw)
+        XCTAssertEqual(table[Int64.max], .date)
+        XCTAssertNil(table[1])
+        XCTAssertNil(AttributeValueKindTable([:])[0])
+        let negative = AttributeValueKindTable([-3: .utf8String, -1: .ia5String])
+        XCTAssertEqual(negative[-3], .utf8String)
+        XCTAssertNil(negative[-2])
+        XCTAssertEqual(negative[-1], .ia5String)
+        XCTAssertNil(negative[0])
+    }
+}
