@@ -77,12 +77,9 @@ private struct Search {
                    index: index, certificate: current)
             return nil
         }
-        var candidates: [Certificate] = []
-        for candidate in verifier.anchors where candidate.subject.matches(current.issuer) {
-            if !chain.contains(where: { $0.isSameCertificate(as: candidate) }) { candidates.append(candidate) }
-        }
-        for candidate in intermediates where candidate.subject.matches(current.issuer) && !verifier.isAnchor(candidate) {
-            if !chain.contains(where: { $0.isSameCertificate(as: candidate) }) { candidates.append(candidate) }
+        let candidates = (verifier.anchors + intermediates.filter { !verifier.isAnchor($0) }).filter { candidate in
+            candidate.subject.matches(current.issuer)
+                && !chain.contains { $0.isSameCertificate(as: candidate) }
         }
         if candidates.isEmpty {
             let why = current.isSelfIssued
