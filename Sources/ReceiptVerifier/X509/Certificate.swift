@@ -29,15 +29,15 @@ public struct Certificate: Sendable {
     /// The `TBSCertificate` encoding as received: what the signature covers.
     public var tbsBytes: ArraySlice<UInt8> { storage.tbsBytes }
     /// 1, 2 or 3.
-    public var version: Int { storage.version }
+    public var version: Int { storage.fields.version }
     /// The serial number's magnitude, big-endian, no leading zero bytes (one 00 for zero).
-    public var serialNumber: ArraySlice<UInt8> { storage.serialNumber }
+    public var serialNumber: ArraySlice<UInt8> { storage.fields.serialNumber }
     public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
-    public var issuer: DistinguishedName { storage.issuer }
-    public var validity: Validity { storage.validity }
-    public var subject: DistinguishedName { storage.subject }
-    public var publicKey: RSAPublicKey { storage.publicKey }
-    public var extensions: CertificateExtensions { storage.extensions }
+    public var issuer: DistinguishedName { storage.fields.issuer }
+    public var validity: Validity { storage.fields.validity }
+    public var subject: DistinguishedName { storage.fields.subject }
+    public var publicKey: RSAPublicKey { storage.fields.publicKey }
+    public var extensions: CertificateExtensions { storage.fields.extensions }
     /// The signatureValue BIT STRING's bytes.
     public var signature: ArraySlice<UInt8> { storage.signature }
     /// SHA-256 of `encoded`: identifies the certificate in caches and anchor lookups.
@@ -52,35 +52,21 @@ public struct Certificate: Sendable {
     private final class Storage: Sendable {
         let encoded: ArraySlice<UInt8>
         let tbsBytes: ArraySlice<UInt8>
-        let version: Int
-        let serialNumber: ArraySlice<UInt8>
+        let fields: TBSFields
         let signatureAlgorithm: SignatureAlgorithm
-        let issuer: DistinguishedName
-        let validity: Validity
-        let subject: DistinguishedName
-        let publicKey: RSAPublicKey
-        let extensions: CertificateExtensions
         let signature: ArraySlice<UInt8>
         let fingerprint: [UInt8]
         let displayName: String
 
-        init(encoded: ArraySlice<UInt8>, tbsBytes: ArraySlice<UInt8>, version: Int, serialNumber: ArraySlice<UInt8>,
-             signatureAlgorithm: SignatureAlgorithm, issuer: DistinguishedName, validity: Validity,
-             subject: DistinguishedName, publicKey: RSAPublicKey, extensions: CertificateExtensions,
-             signature: ArraySlice<UInt8>) {
+        init(encoded: ArraySlice<UInt8>, tbsBytes: ArraySlice<UInt8>, fields: TBSFields,
+             signatureAlgorithm: SignatureAlgorithm, signature: ArraySlice<UInt8>) {
             self.encoded = encoded
             self.tbsBytes = tbsBytes
-            self.version = version
-            self.serialNumber = serialNumber
+            self.fields = fields
             self.signatureAlgorithm = signatureAlgorithm
-            self.issuer = issuer
-            self.validity = validity
-            self.subject = subject
-            self.publicKey = publicKey
-            self.extensions = extensions
             self.signature = signature
             self.fingerprint = Array(SHA256.hash(data: encoded))
-            self.displayName = subject.commonName.map { "CN=\($0)" } ?? subject.description
+            self.displayName = fields.subject.commonName.map { "CN=\($0)" } ?? fields.subject.description
         }
     }
 
@@ -119,11 +105,9 @@ public struct Certificate: Sendable {
         }
         let algorithm = try AlgorithmIdentifier.read(outerAlgorithm, path: root + ["signatureAlgorithm"])
 
-        storage = Storage(encoded: bytes, tbsBytes: tbs.encodedBytes, version: fields.version,
-                          serialNumber: fields.serialNumber,
+        storage = Storage(encoded: bytes, tbsBytes: tbs.encodedBytes, fields: fields,
                           signatureAlgorithm: try algorithm.signatureAlgorithm(path: root + ["signatureAlgorithm"]),
-                          issuer: fields.issuer, validity: fields.validity, subject: fields.subject,
-                          publicKey: fields.publicKey, extensions: fields.extensions, signature: signatureBits.bytes)
+                          signature: signatureBits.bytes)
     }
 
     public init(_ bytes: [UInt8], rules: BERRules = .ber) throws(CertificateError) {
