@@ -12,6 +12,11 @@ struct CACommand: ParsableCommand {
             The committed CA is Certs/; regenerate it (and the copy compiled into the forge) with \
             scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/Forge/EmbeddedCertificateAuthority.swift`. \
             Every receipt minted afterwards changes: the keys are new.
+
+            DIR must not exist, be empty, or be a CA directory the forge wrote (it holds .forge-owned, or \
+            the forge's README.md); anything else is refused with exit 73. The new CA is built beside DIR, \
+            synced to disk and swapped in whole, so DIR never holds a mix of old and new keys; files in DIR \
+            that the forge did not write are kept. FILE given with --swift is replaced atomically.
             """
     )
 
@@ -26,21 +31,20 @@ struct CACommand: ParsableCommand {
         do {
             authority = try CertificateAuthority.generate()
         } catch {
-            printError("forge ca: \(error)")
-            throw ForgeExit.ioError.code
+            printError("forge ca: generating the keys failed: \(error)")
+            throw ForgeExit.internalFailure.code
         }
         let directory = URL(fileURLWithPath: out)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for (name, bytes) in authority.files.sorted(by: { $0.key < $1.key }) {
-                try Data(bytes).write(to: directory.appendingPathComponent(name), options: .atomic)
-            }
-            if let swift {
-                try Data(authority.embeddedSource.utf8).write(to: URL(fileURLWithPath: swift), options: .atomic)
-            }
+        let tree = OutputTree(directory: directory, ownership: .certificateAuthority)
+        do throws(OutputError) {
+            // Check the Swift file's place first, so a refusal there leaves the CA untouched.
+            let source = swift.map { OutputFile(path: URL(fileURLWithPath: $0)) }
+            try source?.checkWritable()
+            try tree.replaceTree(with: authority.files.sorted(by: { $0.key < $1.key })).printNotes()
+            try source?.write(Array(authority.embeddedSource.utf8))
         } catch {
-            printError("forge ca: cannot write: \(error.localizedDescription)")
-            throw ForgeExit.ioError.code
+            printError("forge ca: \(error)")
+            throw error.exit.code
         }
         printError("forge ca: wrote a new test CA to \(directory.path)" + (swift.map { " and \($0)" } ?? ""))
     }

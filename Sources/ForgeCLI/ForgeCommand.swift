@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forge
 
 @main
 struct ForgeCommand: ParsableCommand {
@@ -6,9 +7,11 @@ struct ForgeCommand: ParsableCommand {
         commandName: "forge",
         abstract: "Synthetic App Store receipts for testing receipt validators, and the tools to inspect them.",
         discussion: """
-            Exit codes: 0 success; 1 verification said invalid; \(ForgeExit.malformedInput.rawValue) malformed \
-            input (the error names the byte offset); \(ForgeExit.ioError.rawValue) a file could not be read or \
-            written; 64 usage error.
+            Exit codes: 0 success; 1 verification said invalid; 64 usage error; \(ForgeExit.malformedInput.rawValue) \
+            malformed input (the error names the path and byte offset); \(ForgeExit.internalFailure.rawValue) \
+            internal failure (minting or key generation); \(ForgeExit.cannotCreate.rawValue) the output cannot \
+            be created (a file or a directory the forge did not write is in the way; nothing was touched); \
+            \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self],
         defaultSubcommand: MintCommand.self
@@ -19,7 +22,14 @@ struct ForgeCommand: ParsableCommand {
 enum ForgeExit: Int32 {
     case invalid = 1
     case malformedInput = 65   // EX_DATAERR
-    case ioError = 74          // EX_IOERR
+    case internalFailure = 70  // EX_SOFTWARE: minting or key generation failed
+    case cannotCreate = 73     // EX_CANTCREAT: the output cannot be created (something in the way)
+    case ioError = 74          // EX_IOERR: reading or writing failed
 
     var code: ExitCode { ExitCode(rawValue) }
+}
+
+extension OutputError {
+    /// 74 when reading or writing failed, 73 when the output cannot be created.
+    var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptVerifier
 
 /// Reads the bytes a subcommand operates on: a path, or `-` for standard input.
 /// Binary DER/BER is taken as is; text that is base64 (with or without line breaks)
@@ -19,6 +20,21 @@ struct InputFile {
         }
     }
 
+    /// Reads `path` (not `-`), or returns nil when no file exists there; a file that
+    /// exists but cannot be read throws.
+    static func ifPresent(_ path: String) throws(Failure) -> InputFile? {
+        do {
+            guard let raw = try FileReading.contents(atPath: path) else { return nil }
+            return try InputFile(name: path, raw: raw)
+        } catch let error as FileReadError {
+            throw .unreadable(path, error.reason)
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw .unreadable(path, "\(error)")
+        }
+    }
+
     /// Reads `path` for a subcommand, or prints why it cannot (prefixed with
     /// `context`, e.g. `forge dump` or `forge verify: --root`) and exits with
     /// `ForgeExit.ioError`.
@@ -32,21 +48,18 @@ struct InputFile {
     }
 
     init(path: String) throws(Failure) {
-        let raw: Data
         if path == "-" {
-            name = "standard input"
-            raw = FileHandle.standardInput.readDataToEndOfFile()
+            try self.init(name: "standard input", raw: Array(FileHandle.standardInput.readDataToEndOfFile()))
         } else {
-            name = path
-            do {
-                raw = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
-                throw .unreadable(path, reason)
-            }
+            guard let file = try InputFile.ifPresent(path) else { throw .unreadable(path, "no such file") }
+            self = file
         }
+    }
+
+    init(name: String, raw: [UInt8]) throws(Failure) {
         guard !raw.isEmpty else { throw .empty(name) }
-        bytes = InputFile.decodeTextForms(Array(raw)) ?? Array(raw)
+        self.name = name
+        bytes = InputFile.decodeTextForms(raw) ?? raw
     }
 
     /// The decoded bytes if `raw` is PEM or base64 text, else nil.

@@ -19,8 +19,16 @@ struct MintCommand: ParsableCommand {
               DIR/manifest.json       every case of the catalogue (with a `version` field)
               DIR/Certs/root.cer      the trust anchor (DER); Certs/storekit.cer for the Xcode case
 
-            `--all` builds the whole tree beside DIR and swaps it in only when complete. `--case` rewrites \
-            only the named case directories (and manifest.json, Certs/) inside DIR, each file atomically.
+            What the forge may touch: DIR must not exist, be empty, or be a tree the forge wrote (it \
+            holds .forge-owned, the list of files the forge wrote; trees from older versions are known by \
+            manifest.json). Anything else is refused with exit 73 and nothing is touched. Inside a forge tree, \
+            files the forge did not write (a NOTES.md, a .gitkeep) are kept. DIR itself must be a directory, \
+            not a file or a symbolic link.
+
+            `--all` builds the new tree beside DIR, syncs every file and directory of it to disk, then \
+            swaps it with the old tree in one rename: after a crash or power cut DIR holds the old tree or \
+            the new one, never a mix. `--case` rewrites only the named case directories, manifest.json, Certs/ \
+            and .forge-owned inside DIR, each file written under a temporary name, synced and renamed into place.
             Output is deterministic: the same --now and --seed give byte-identical files. The default \
             reference dates keep every expected verdict true from today until 2090.
             `forge list` shows the cases.
@@ -86,19 +94,17 @@ struct MintCommand: ParsableCommand {
             files += try OutputTree.sharedFiles(forge: forge, cases: everything)
         } catch {
             printError("forge: minting failed: \(error)")
-            throw ForgeExit.ioError.code
+            throw ForgeExit.internalFailure.code
         }
         let tree = OutputTree(directory: URL(fileURLWithPath: out))
-        do {
-            if all {
-                try tree.replaceTree(with: files)
-            } else {
-                try tree.update(with: files, replacing: selected.map(\.id))
-            }
+        let report: OutputTree.Report
+        do throws(OutputError) {
+            report = all ? try tree.replaceTree(with: files) : try tree.update(with: files, replacing: selected.map(\.id))
         } catch {
-            printError("forge: cannot write \(out): \(error.localizedDescription)")
-            throw ForgeExit.ioError.code
+            printError("forge: \(error)")
+            throw error.exit.code
         }
+        if !quiet { report.printNotes() }
         let seconds = Date().timeIntervalSince(started)
         let valid = minted.filter { $0.forgeCase.expected == .valid }.count
         printError(String(format: "forged %d case%@ (%d valid, %d invalid) into %@ in %.2f s",
@@ -133,6 +139,19 @@ struct ListCommand: ParsableCommand {
         for forgeCase in ForgeCase.catalogue {
             let verdict = forgeCase.expected == .valid ? "valid" : "invalid \(forgeCase.expected.rawValue)"
             print("\(pad(forgeCase.id, 22)) \(pad(verdict, 30)) \(forgeCase.summary)")
+        }
+    }
+}
+
+extension OutputTree.Report {
+    /// Tells the user about their own files in the tree, and about anything left behind.
+    func printNotes() {
+        if !kept.isEmpty {
+            let shown = kept.prefix(5).joined(separator: ", ") + (kept.count > 5 ? ", …" : "")
+            printError("kept \(kept.count) file\(kept.count == 1 ? "" : "s") the forge did not write: \(shown)")
+        }
+        if let leftBehind {
+            printError("warning: the old tree is left at \(leftBehind): it still holds something the forge did not write")
         }
     }
 }

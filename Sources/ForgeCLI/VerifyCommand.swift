@@ -18,15 +18,16 @@ struct VerifyCommand: ParsableCommand {
             creation date (attribute 12) unless --at says otherwise; the VPP expiry (attribute 21) is compared \
             with --now.
 
-            RECEIPT may be binary, base64 or PEM (`-` reads standard input). A RECEIPT that does not exist \
-            gets the verdict `missing`. The verdict is printed as `valid` or `invalid (REASON): DETAIL`; \
+            RECEIPT may be binary, base64 or PEM (`-` reads standard input). Only a RECEIPT path where \
+            nothing exists gets the verdict `missing`; one that exists but cannot be read (a directory, a \
+            permission or read error) is exit \(ForgeExit.ioError.rawValue) with the system's reason. The verdict is printed as `valid` or `invalid (REASON): DETAIL`; \
             REASON is one of: \(VerdictReason.allCases.map(\.rawValue).joined(separator: ", ")).
 
             DATE values are RFC 3339 (2026-06-01T00:00:00Z, also with .SSS or +hhmm) or seconds since 1970.
 
             Exit codes: 0 valid; 1 invalid (any reason, `missing` and `malformed` included; with --manifest: \
             any case disagreeing with its expected verdict); \(ForgeExit.malformedInput.rawValue) a --root \
-            certificate or the manifest does not parse; \(ForgeExit.ioError.rawValue) a --root certificate, \
+            certificate or the manifest does not parse, or the manifest names a path outside its tree; \(ForgeExit.ioError.rawValue) a --root certificate, \
             the manifest or a case file cannot be read; 64 usage error.
 
             Examples:
@@ -124,20 +125,22 @@ struct VerifyCommand: ParsableCommand {
         let path = receipt!
         let verdict: Verdict
         var bytes: [UInt8]?
-        if path != "-" && !FileManager.default.fileExists(atPath: path) {
-            verdict = validator.validate(fileAt: URL(fileURLWithPath: path), now: clockTime)
-        } else {
-            let input: InputFile
-            do {
-                input = try InputFile(path: path)
+        do {
+            if let input = path == "-" ? try InputFile(path: path) : try InputFile.ifPresent(path) {
                 bytes = input.bytes
                 verdict = validator.validate(input.bytes, now: clockTime)
-            } catch .empty {
-                verdict = validator.validate([], now: clockTime)
-            } catch {
+            } else {
+                verdict = try validator.validate(fileAt: URL(fileURLWithPath: path), now: clockTime)
+            }
+        } catch let error as InputFile.Failure {
+            guard case .empty = error else {
                 printError("forge verify: \(error)")
                 throw ForgeExit.ioError.code
             }
+            verdict = validator.validate([], now: clockTime)
+        } catch {
+            printError("forge verify: \(error)")
+            throw ForgeExit.ioError.code
         }
         if json {
             let receiptJSON = verdict.receipt != nil ? bytes.flatMap { try? ReceiptDump(bytes: $0).receipt } : nil
@@ -185,7 +188,10 @@ struct VerifyCommand: ParsableCommand {
         let manifest: ForgeManifest = try decodeJSON(manifestURL, "manifest")
         var rows: [ManifestRow] = []
         for entry in manifest.cases {
+            try requireInsideTree(entry.caseFile, "caseFile", of: entry.id, in: path)
             let description: CaseDescription = try decodeJSON(directory.appendingPathComponent(entry.caseFile), "case file")
+            try requireInsideTree(description.trustAnchor, "trustAnchor", of: entry.id, in: entry.caseFile)
+            if let receipt = description.receipt { try requireInsideTree(receipt, "receipt", of: entry.id, in: entry.caseFile) }
             let anchors = try loadAnchors([directory.appendingPathComponent(description.trustAnchor).path])
             guard let device = DeviceIdentifier(hex: description.device.hex),
                   let now = Self.date(description.validation.now) else {
@@ -196,7 +202,13 @@ struct VerifyCommand: ParsableCommand {
                                                    appVersion: description.app.version, device: .identifier(device))
             let validator = ReceiptValidator(anchors: anchors, options: options)
             let receiptURL = directory.appendingPathComponent(description.receipt ?? "\(entry.id)/receipt")
-            let verdict = validator.validate(fileAt: receiptURL, now: now)
+            let verdict: Verdict
+            do {
+                verdict = try validator.validate(fileAt: receiptURL, now: now)
+            } catch {
+                printError("forge verify: case '\(entry.id)': \(error)")
+                throw ForgeExit.ioError.code
+            }
             rows.append(ManifestRow(id: entry.id, expected: entry.expected.reason, got: verdict.reason,
                                     agrees: verdict.reason == entry.expected.reason, detail: verdict.detail))
         }
@@ -216,16 +228,30 @@ struct VerifyCommand: ParsableCommand {
         if disagreements > 0 { throw ForgeExit.invalid.code }
     }
 
+    /// Paths in a manifest or case file are relative to the tree and stay inside it:
+    /// an absolute path or a `..` is refused as malformed.
+    func requireInsideTree(_ relative: String, _ field: String, of id: String, in file: String) throws {
+        guard TreeOwnership.isSafeRelativePath(relative) else {
+            printError("forge verify: \(file): case '\(id)': \(field) '\(relative)' is not a path inside the tree "
+                       + "(absolute paths and '..' are refused)")
+            throw ForgeExit.malformedInput.code
+        }
+    }
+
     func decodeJSON<T: Decodable>(_ url: URL, _ what: String) throws -> T {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            printError("forge verify: cannot read the \(what) \(url.path): \(error.localizedDescription)")
+            guard let contents = try FileReading.contents(atPath: url.path) else {
+                printError("forge verify: the \(what) \(url.path) does not exist")
+                throw ForgeExit.ioError.code
+            }
+            bytes = contents
+        } catch let error as FileReadError {
+            printError("forge verify: the \(what): \(error)")
             throw ForgeExit.ioError.code
         }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
             printError("forge verify: the \(what) \(url.path) does not decode: \(error)")
             throw ForgeExit.malformedInput.code

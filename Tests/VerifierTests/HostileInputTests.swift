@@ -78,10 +78,33 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(verdict.detail.contains("version"), verdict.detail)
     }
 
-    func testMissingFileIsMissing() {
-        let verdict = Self.validator.validate(fileAt: URL(fileURLWithPath: "/nonexistent/receipt"))
+    func testMissingFileIsMissing() throws {
+        let verdict = try Self.validator.validate(fileAt: URL(fileURLWithPath: "/nonexistent/receipt"))
         XCTAssertEqual(verdict.reason, .missing)
         XCTAssertEqual(verdict.verdict, "invalid")
+    }
+
+    /// Only a path where nothing exists is `missing`: a directory, or a link whose
+    /// file is gone, is a read failure naming the path (CI runs as root, so no chmod).
+    func testUnreadableIsNotMissing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unreadable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("receipt"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        XCTAssertThrowsError(try Self.validator.validate(fileAt: directory.appendingPathComponent("receipt"))) { error in
+            let failure = error as? FileReadError
+            XCTAssertEqual(failure?.path, directory.appendingPathComponent("receipt").path)
+            XCTAssertTrue(failure?.reason.contains("directory") ?? false, "\(error)")
+        }
+        let dangling = directory.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "/nonexistent/target")
+        XCTAssertThrowsError(try Self.validator.validate(fileAt: dangling)) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
+        // A file inside a path whose parent is a regular file cannot exist either way,
+        // but the system says why (ENOTDIR): not silently `missing`.
+        let file = directory.appendingPathComponent("file")
+        try Data([1]).write(to: file)
+        XCTAssertThrowsError(try Self.validator.validate(fileAt: file.appendingPathComponent("receipt")))
     }
 }
 

@@ -46,7 +46,7 @@ enum Fixtures {
                         cache: SignatureCache? = nil) throws -> Verdict {
         let validator = try validator(minted.description, options: change, cache: cache)
         guard let receipt = minted.receipt else {
-            return validator.validate(fileAt: URL(fileURLWithPath: "/nonexistent/\(minted.forgeCase.id)/receipt"))
+            return try validator.validate(fileAt: URL(fileURLWithPath: "/nonexistent/\(minted.forgeCase.id)/receipt"))
         }
         return validator.validate(receipt, now: now)
     }

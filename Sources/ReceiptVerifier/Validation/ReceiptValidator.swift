@@ -103,15 +103,14 @@ public struct ReceiptValidator: Sendable {
         validate(bytes, now: clock())
     }
 
-    /// Validates the file at `url`; no file at all is the verdict `missing`.
-    public func validate(fileAt url: URL, now: Date? = nil) -> Verdict {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+    /// Validates the file at `url`. Only a path where nothing exists is the verdict
+    /// `missing`; a file that is there but cannot be read (a directory, a permission
+    /// failure, a read error) throws, with the system's reason.
+    public func validate(fileAt url: URL, now: Date? = nil) throws(FileReadError) -> Verdict {
+        guard let bytes = try FileReading.contents(atPath: url.path) else {
             return Verdict(.missing, "no receipt at \(url.path): refresh it (iOS) or exit with status 173 (macOS)")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            return Verdict(.missing, "the receipt at \(url.path) cannot be read")
-        }
-        return validate(Array(data), now: now ?? clock())
+        return validate(bytes, now: now ?? clock())
     }
 
     /// Validates a receipt file's bytes with `now` as the current time.

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file that is there but cannot be read: a directory, a permission failure, a
+/// dangling symbolic link, a read error. Not the same as no file at all, which for a
+/// receipt is the verdict `missing`.
+public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+    /// The system's reason (`strerror`), or what is at the path instead of a file.
+    public let reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot read \(path): \(reason)" }
+}
+
+/// Reads whole files, telling "nothing there" (nil) from "cannot read it" (an error).
+public enum FileReading {
+    /// The bytes of the file at `path`; nil only when no file exists there (`ENOENT`
+    /// and no dangling link). Everything else that stops the read throws.
+    public static func contents(atPath path: String) throws(FileReadError) -> [UInt8]? {
+        func failure(_ code: Int32 = errno) -> FileReadError {
+            FileReadError(path: path, reason: String(cString: strerror(code)))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            var info = stat()
+            if code == ENOENT {
+                guard lstat(path, &info) == 0 else { return nil }
+                throw FileReadError(path: path, reason: "a symbolic link to a file that does not exist")
+            }
+            throw failure(code)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure() }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileReadError(path: path, reason: "is a directory, not a file") }
+        var bytes: [UInt8] = []
+        if info.st_mode & S_IFMT == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure() }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+}
