@@ -4,7 +4,7 @@
 //
 //   BER ─▶ Receipt ─▶ ReceiptVerifier ◀─ BigNum
 //    │        │              │
-//    └────────┴──▶ Forge ◀───┘          (Forge signs with OpenSSL via OpenSSLShim)
+//    └────────┴──▶ ReceiptForge ◀───┘   (ReceiptForge signs with OpenSSL via OpenSSLShim)
 //                    │
 //               ForgeCLI (`forge`)   Bench (`scripts/bench`)   Fuzz* (`scripts/fuzz`)
 //
@@ -38,7 +38,7 @@ let package = Package(
             name: "Receipt",
             dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "Forge", dependencies: ["BER", "Receipt", "OpenSSLShim"]),
+        .target(name: "ReceiptForge", dependencies: ["BER", "Receipt", "OpenSSLShim"]),
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: OpenSSL (forge signer + test/bench/fuzz oracle)
@@ -55,7 +55,7 @@ let package = Package(
             dependencies: [
                 "BER",
                 "Receipt",
-                "Forge",
+                "ReceiptForge",
                 "ReceiptVerifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -63,14 +63,14 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "Forge", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "ReceiptForge", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
         .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/verifier"),
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
         .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
-        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "Forge", "ReceiptVerifier"]),
+        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
@@ -88,11 +88,11 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
-        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Receipt", "BER", "OpenSSLShim"]),
+        .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "Forge", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
         ),
     ]
 )

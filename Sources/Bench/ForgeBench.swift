@@ -1,4 +1,4 @@
-import Forge
+import ReceiptForge
 import Foundation
 import OpenSSLShim
 import Receipt
@@ -8,7 +8,7 @@ import Receipt
 /// OpenSSL RSA PKCS#1 v1.5) versus OpenSSL's own `PKCS7_sign`, same key, certificates
 /// and payload, in the same run.
 func runForgeBench(_ arguments: [String]) {
-    let forge = ReceiptForge()
+    let forge = Forge()
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("forge-bench-\(getpid())")
     defer { try? FileManager.default.removeItem(at: output) }
 

@@ -1,4 +1,4 @@
-import Forge
+import ReceiptForge
 import Foundation
 import OpenSSLShim
 import Receipt
@@ -34,7 +34,7 @@ func runVerifierBench(_ arguments: [String]) {
     }
     var subjects: [Subject] = []
 
-    let forge = ReceiptForge()
+    let forge = Forge()
     guard let valid = try? forge.mint(ForgeCase.named("valid")!), let receipt = valid.receipt,
           let device = DeviceIdentifier(hex: valid.description.device.hex) else {
         print("cannot mint the valid case")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Forge
+import ReceiptForge
 import Foundation
 
 /// `forge ca --out DIR [--swift FILE]`
@@ -10,7 +10,7 @@ struct CACommand: ParsableCommand {
         discussion: """
             Writes DIR/{root,intermediate,leaf,unrelated-root,storekit}.{cer,pem,key.pem} and DIR/README.md. \
             The committed CA is Certs/; regenerate it (and the copy compiled into the forge) with \
-            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/Forge/EmbeddedCertificateAuthority.swift`. \
+            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/ReceiptForge/EmbeddedCertificateAuthority.swift`. \
             Every receipt minted afterwards changes: the keys are new.
 
             DIR must not exist, be empty, or be a CA directory the forge wrote (it holds .forge-owned, or \

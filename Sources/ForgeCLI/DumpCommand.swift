@@ -1,5 +1,5 @@
 import ArgumentParser
-import Forge
+import ReceiptForge
 import Foundation
 import Receipt
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Forge
+import ReceiptForge
 
 @main
 struct ForgeCommand: ParsableCommand {

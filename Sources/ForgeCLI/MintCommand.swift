@@ -1,6 +1,6 @@
 import ArgumentParser
 import BER
-import Forge
+import ReceiptForge
 import Foundation
 import Receipt
 
@@ -74,7 +74,7 @@ struct MintCommand: ParsableCommand {
     func run() throws {
         let settings = ForgeSettings(now: now.flatMap(ReceiptDate.init)?.secondsSince1970 ?? ForgeSettings.defaultNow,
                                      seed: seed)
-        let forge = ReceiptForge(settings: settings)
+        let forge = Forge(settings: settings)
         let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
         let started = Date()
         var minted: [MintedCase] = []

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BER
-import Forge
+import ReceiptForge
 import Foundation
 import Receipt
 import ReceiptVerifier

@@ -1,5 +1,5 @@
 import BER
-import Forge
+import ReceiptForge
 import OpenSSLShim
 import Receipt
 import ReceiptVerifier

@@ -1,5 +1,5 @@
 import BER
-import Forge
+import ReceiptForge
 import Foundation
 import OpenSSLShim
 import Receipt
@@ -7,7 +7,7 @@ import XCTest
 
 /// Every case of the catalogue, minted once per test run with the committed CA.
 enum Minted {
-    static let forge = ReceiptForge()
+    static let forge = Forge()
     static let cases: [MintedCase] = {
         do { return try forge.mintAll() } catch { preconditionFailure("minting failed: \(error)") }
     }()

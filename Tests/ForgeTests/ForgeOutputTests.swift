@@ -1,4 +1,4 @@
-import Forge
+import ReceiptForge
 import Foundation
 import Receipt
 import XCTest
@@ -15,7 +15,7 @@ final class ForgeOutputTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    func tree(_ forge: ReceiptForge, cases: [MintedCase]) throws -> [(String, [UInt8])] {
+    func tree(_ forge: Forge, cases: [MintedCase]) throws -> [(String, [UInt8])] {
         try cases.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: forge, cases: cases)
     }
 
@@ -33,7 +33,7 @@ final class ForgeOutputTests: XCTestCase {
     func testTwoRunsGiveByteIdenticalTrees() throws {
         let first = scratch.appendingPathComponent("a")
         let second = scratch.appendingPathComponent("b")
-        let forge = ReceiptForge()
+        let forge = Forge()
         try OutputTree(directory: first).replaceTree(with: try tree(forge, cases: Minted.cases))
         try OutputTree(directory: second).replaceTree(with: try tree(forge, cases: try forge.mintAll()))
         let a = try contents(of: first)
@@ -57,16 +57,16 @@ final class ForgeOutputTests: XCTestCase {
 
     func testSeedAndNowVaryTheOutput() throws {
         let base = Minted.named("valid")
-        let seeded = try ReceiptForge(settings: ForgeSettings(seed: 2)).mint(ForgeCase.named("valid")!)
+        let seeded = try Forge(settings: ForgeSettings(seed: 2)).mint(ForgeCase.named("valid")!)
         XCTAssertNotEqual(seeded.receipt, base.receipt)
         XCTAssertNotEqual(seeded.description.device.hex, base.description.device.hex)
         let later = ReceiptDate("2030-01-01T00:00:00Z")!.secondsSince1970
-        let moved = try ReceiptForge(settings: ForgeSettings(now: later)).mint(ForgeCase.named("valid")!)
+        let moved = try Forge(settings: ForgeSettings(now: later)).mint(ForgeCase.named("valid")!)
         XCTAssertEqual(moved.description.validation.now, "2030-01-01T00:00:00Z")
         XCTAssertEqual(try PKCS7SignedData(bytes: moved.receipt!).decodeReceipt().creationDate?.secondsSince1970,
                        ForgeSettings(now: later).creationDate)
         // Another case's bytes do not depend on which cases are minted with it.
-        XCTAssertEqual(try ReceiptForge().mint(ForgeCase.named("sandbox")!).receipt, Minted.named("sandbox").receipt)
+        XCTAssertEqual(try Forge().mint(ForgeCase.named("sandbox")!).receipt, Minted.named("sandbox").receipt)
     }
 
     /// A failed write leaves the existing tree as it was.

@@ -1,4 +1,4 @@
-import Forge
+import ReceiptForge
 import Foundation
 import XCTest
 

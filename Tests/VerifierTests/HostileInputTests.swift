@@ -1,5 +1,5 @@
 import BER
-import Forge
+import ReceiptForge
 import Foundation
 import Receipt
 import ReceiptVerifier

@@ -1,5 +1,5 @@
 import BER
-import Forge
+import ReceiptForge
 import Foundation
 import FuzzTargets
 import Receipt
@@ -10,7 +10,7 @@ import XCTest
 /// The forge's catalogue minted once, in memory, and the validator inputs each
 /// case's `case.json` lists.
 enum Fixtures {
-    static let forge = ReceiptForge()
+    static let forge = Forge()
     static let authority = CertificateAuthority.committed
     /// The reference "now" of every case (VPP expiry is compared with it).
     static let now = Date(timeIntervalSince1970: TimeInterval(forge.settings.now))

@@ -37,7 +37,7 @@ public struct MintedCase: Sendable {
 }
 
 /// Mints the case catalogue with a certificate authority.
-public struct ReceiptForge: Sendable {
+public struct Forge: Sendable {
     public let authority: CertificateAuthority
     public let settings: ForgeSettings
 
