@@ -98,7 +98,7 @@ struct VerifyCommand: ParsableCommand {
         case (nil, false): throw ValidationError("give --device-id UUID|MAC|HEX, or --no-device-check to skip the device hash")
         case (.some, true): throw ValidationError("--device-id and --no-device-check exclude each other")
         case (.some(let text), false):
-            guard Self.device(text) != nil else {
+            guard DeviceIdentifier(text: text) != nil else {
                 throw ValidationError("--device-id \(text) is not a UUID, a MAC address, or 32 or 12 hex digits")
             }
         default: break
@@ -118,7 +118,7 @@ struct VerifyCommand: ParsableCommand {
         let chainTime: ChainValidationTime = at == "creation" ? .creationDate : at == "now" ? .now : .date(Self.date(at)!)
         let options = ReceiptValidator.Options(
             bundleIdentifier: bundleID!, appVersion: appVersion,
-            device: deviceID.flatMap(Self.device).map(DeviceCheck.identifier) ?? .skip,
+            device: deviceID.flatMap(DeviceIdentifier.init(text:)).map(DeviceCheck.identifier) ?? .skip,
             chainValidationTime: chainTime, requireAppleMarkers: !noMarkerCheck)
         let validator = ReceiptValidator(anchors: anchors, options: options)
 
@@ -272,10 +272,6 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         return anchors
-    }
-
-    static func device(_ text: String) -> DeviceIdentifier? {
-        DeviceIdentifier(uuidString: text) ?? DeviceIdentifier(macAddress: text) ?? DeviceIdentifier(hex: text)
     }
 
     static func date(_ text: String) -> Date? {

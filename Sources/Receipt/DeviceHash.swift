@@ -39,6 +39,13 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         self.init(bytes: bytes)
     }
 
+    /// Any of the forms a user types: a UUID, a MAC address, or 32 or 12 hex digits.
+    public init?(text: String) {
+        guard let device = DeviceIdentifier(uuidString: text) ?? DeviceIdentifier(macAddress: text)
+                ?? DeviceIdentifier(hex: text) else { return nil }
+        self = device
+    }
+
     public var kind: Kind { bytes.count == 16 ? .uuid : .macAddress }
 
     /// Lowercase hex, no separators.
