@@ -40,8 +40,12 @@ public struct MintedCase: Sendable {
 public struct Forge: Sendable {
     public let authority: CertificateAuthority
     public let settings: ForgeSettings
+    /// The app every case is minted for.
+    public let app: AppDescription
 
-    public init(authority: CertificateAuthority = .committed, settings: ForgeSettings = ForgeSettings()) {
+    public init(app: AppDescription = .example, authority: CertificateAuthority = .committed,
+                settings: ForgeSettings = ForgeSettings()) {
+        self.app = app
         self.authority = authority
         self.settings = settings
     }
@@ -61,7 +65,7 @@ public struct Forge: Sendable {
     public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {
         let recipe = forgeCase.recipe
         let creation = settings.creationDate
-        var builder = PayloadBuilder(recipe: recipe, creation: creation, now: settings.now,
+        var builder = PayloadBuilder(recipe: recipe, description: app, creation: creation, now: settings.now,
                                      random: DeterministicRandom(seed: settings.seed, label: forgeCase.id))
         let app = builder.app()
         let receipt = builder.receipt(for: app)

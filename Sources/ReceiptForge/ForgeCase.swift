@@ -58,7 +58,7 @@ public struct ForgeCase: Sendable {
                   Recipe(chain: .leafExpiredAfterCreation)),
         ForgeCase("wrong-bundle", .bundleMismatch,
                   "a genuine receipt of another app (bundle id com.example.otherapp), device hash consistent",
-                  Recipe(receiptBundle: "com.example.otherapp")),
+                  Recipe(wrongBundle: true)),
         ForgeCase("copied-device", .deviceHashMismatch,
                   "a receipt copied from another device: attribute 5 hashes another identifierForVendor",
                   Recipe(hashForAnotherDevice: true)),
@@ -87,8 +87,8 @@ public struct ForgeCase: Sendable {
                   "certificates leaf and root only: the chain cannot be built",
                   Recipe(chain: .withoutIntermediate)),
         ForgeCase("wrong-version", .versionMismatch,
-                  "the receipt is for app version 41, the app is version 42",
-                  Recipe(receiptVersion: "41")),
+                  "the receipt is for another version of the app (41 when the app is 42; the last number one lower)",
+                  Recipe(wrongVersion: true)),
         ForgeCase("sha1-legacy", .valid,
                   "SHA-1 digest, as every App Store receipt before February 2023",
                   Recipe(digest: .sha1)),
@@ -110,7 +110,11 @@ public struct ForgeCase: Sendable {
                   Recipe(dateStyle: .fractionalAndOffsets)),
         ForgeCase("unknown-attributes", .valid,
                   "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
-                  Recipe(unknownAttributes: true)),
+                  Recipe(unknownAttributes: .ordinary)),
+        ForgeCase("huge-attribute-types", .valid,
+                  "attribute type numbers beyond 31 bits (2^47-1, 2^31, Int64.min) and negative: Apple says ignore "
+                      + "unknown types, so a validator that refuses or truncates them is wrong",
+                  Recipe(unknownAttributes: .huge)),
         ForgeCase("malformed-payload", .malformed,
                   "correctly signed, but the payload is a truncated SET (its length runs past the end)",
                   Recipe(damage: .malformedPayload)),
@@ -144,6 +148,10 @@ public struct ForgeCase: Sendable {
         ForgeCase("trailing-data", .malformed,
                   "valid receipt followed by 16 bytes of garbage: strict parsers refuse trailing data (OpenSSL ignores it)",
                   Recipe(damage: .trailingData)),
+        ForgeCase("offset-creation-date", .valid,
+                  "the leaf expired after the receipt was created, and attribute 12 is written with a +0930 offset: "
+                      + "valid at the creation date; a validator that cannot parse the offset and falls back to 'now' wrongly rejects it",
+                  Recipe(dateStyle: .offsetCreationDate, chain: .leafExpiredAfterCreation)),
     ]
 }
 
@@ -152,7 +160,8 @@ struct Recipe: Sendable {
     enum Style: Sendable { case appStore, xcode }
     enum Purchases: Sendable, Equatable { case few, many(Int), subscriptions, largeIntegers }
     enum Expiration: Sendable { case none, future, past }
-    enum DateStyle: Sendable { case plain, fractionalAndOffsets }
+    enum DateStyle: Sendable { case plain, fractionalAndOffsets, offsetCreationDate }
+    enum UnknownAttributes: Sendable { case none, ordinary, huge }
     enum Chain: Sendable {
         case standard, leafExpiredAfterCreation, leafExpiredBeforeCreation, unrelatedRoot, withoutIntermediate
         case reversed, leafWithoutMarker
@@ -164,13 +173,15 @@ struct Recipe: Sendable {
     var platform: Platform = .ios
     var style: Style = .appStore
     var environment: String?
-    var receiptBundle: String?
-    var receiptVersion: String?
+    /// The receipt names another app (`wrong-bundle`).
+    var wrongBundle = false
+    /// The receipt names another version of the app (`wrong-version`).
+    var wrongVersion = false
     var hashForAnotherDevice = false
     var purchases: Purchases = .few
     var expiration: Expiration = .none
     var dateStyle: DateStyle = .plain
-    var unknownAttributes = false
+    var unknownAttributes: UnknownAttributes = .none
     var digest: DigestAlgorithm = .sha256
     var signatureAlgorithm: OID = .rsaEncryption
     var layout: ReceiptSigner.Layout = .definite

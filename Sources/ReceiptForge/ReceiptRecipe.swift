@@ -14,35 +14,48 @@ public struct AppUnderTest: Sendable, Hashable {
 /// Xcode receipts with the short attribute list, unsorted, in local-time dates.
 struct PayloadBuilder {
     let recipe: Recipe
+    let description: AppDescription
     let creation: Int64
     let now: Int64
     var random: DeterministicRandom
 
     static let day: Int64 = 86_400
+    /// The example app's Mac edition, for the `macos-device` case of the built-in catalogue.
+    static let exampleMacApp = (bundle: "com.example.receiptforge.mac", version: "2.5.8")
 
-    /// The app and device the receipt is checked against.
+    /// The app and device the receipt is checked against: the description's, on the
+    /// recipe's platform when the case asks for a Mac.
     mutating func app() -> AppUnderTest {
-        switch recipe.platform {
-        case .ios:
+        let platform: Platform = recipe.platform == .macos ? .macos : description.platform
+        let wantedKind: DeviceIdentifier.Kind = platform == .ios ? .uuid : .macAddress
+        let device: DeviceIdentifier
+        if let given = description.device, given.kind == wantedKind {
+            device = given
+        } else if platform == .ios {
             var uuid = random.bytes(16)
             uuid[6] = uuid[6] & 0x0F | 0x40  // version 4
             uuid[8] = uuid[8] & 0x3F | 0x80  // RFC 4122 variant
-            return AppUnderTest(bundleIdentifier: "com.example.receiptforge",
-                                version: recipe.style == .xcode ? "1" : "42", platform: .ios,
-                                device: DeviceIdentifier(bytes: uuid)!)
-        case .macos:
+            device = DeviceIdentifier(bytes: uuid)!
+        } else {
             var mac = random.bytes(6)
             mac[0] &= 0xFC  // universally administered unicast
-            return AppUnderTest(bundleIdentifier: "com.example.receiptforge.mac", version: "2.5.8", platform: .macos,
-                                device: DeviceIdentifier(bytes: mac)!)
+            device = DeviceIdentifier(bytes: mac)!
         }
+        var bundle = description.bundleID
+        var version = description.version
+        if platform == .macos && description.platform == .ios && description.bundleID == AppDescription.example.bundleID {
+            (bundle, version) = Self.exampleMacApp
+        } else if recipe.style == .xcode && description == .example {
+            version = "1"  // a development build, as the example's Xcode receipt has always said
+        }
+        return AppUnderTest(bundleIdentifier: bundle, version: version, platform: platform, device: device)
     }
 
     func date(_ seconds: Int64, fraction: Int = 0, offsetMinutes: Int? = nil) -> ReceiptDate {
         switch (recipe.style, recipe.dateStyle) {
         case (.xcode, _):
             return ReceiptDate(secondsSince1970: seconds, utcOffsetMinutes: 60)
-        case (.appStore, .plain):
+        case (.appStore, .plain), (.appStore, .offsetCreationDate):
             return ReceiptDate(secondsSince1970: seconds)
         case (.appStore, .fractionalAndOffsets):
             return ReceiptDate(secondsSince1970: seconds, nanoseconds: fraction * 1_000_000,
@@ -52,22 +65,26 @@ struct PayloadBuilder {
 
     mutating func receipt(for app: AppUnderTest) -> AppReceipt {
         let style = recipe.style
-        let environment = recipe.environment ?? (style == .xcode ? "Xcode" : "Production")
-        let sandbox = environment == "ProductionSandbox"
-        let bundle = recipe.receiptBundle ?? app.bundleIdentifier
+        let environment = recipe.environment ?? (style == .xcode ? "Xcode" : description.environment.receiptValue)
+        let sandbox = environment == AppEnvironment.sandbox.receiptValue
+        let bundle = recipe.wrongBundle ? Self.otherBundle(than: app.bundleIdentifier) : app.bundleIdentifier
         let opaque = random.bytes(style == .xcode ? 8 : 16)
         let hashDevice = recipe.hashForAnotherDevice ? anotherDevice(like: app.device) : app.device
         let bundleValue = ReceiptAttribute.utf8String(AppReceipt.Field.bundleIdentifier, bundle).value
         let hash = DeviceHash.compute(device: hashDevice, opaqueValue: opaque, bundleIdentifierValue: bundleValue)
         let appItemID: Int64 = sandbox || style == .xcode ? 0
             : recipe.purchases == .largeIntegers ? Int64.max : Int64(random.digits(10))!
+        let originalVersion = sandbox ? "1.0" : description.originalVersion ?? (app.platform == .macos ? "2.0" : "17")
+        let creationDate = recipe.dateStyle == .offsetCreationDate
+            ? ReceiptDate(secondsSince1970: creation, utcOffsetMinutes: 9 * 60 + 30)
+            : date(creation, fraction: 123)
         typealias F = AppReceipt.Field
 
         var attributes: [ReceiptAttribute] = [
             .utf8String(F.environment, environment),
             .integer(F.appItemID, appItemID),
             .utf8String(F.bundleIdentifier, bundle),
-            .utf8String(F.appVersion, recipe.receiptVersion ?? app.version),
+            .utf8String(F.appVersion, recipe.wrongVersion ? Self.otherVersion(than: app.version) : app.version),
             .raw(F.opaqueValue, opaque, version: 2),
             .raw(F.sha1Hash, hash),
         ]
@@ -83,13 +100,13 @@ struct PayloadBuilder {
                 .integer(9, Int64(random.digits(9))!),
                 .ia5String(F.ageRating, "4+"),
                 .integer(11, Int64(random.digits(9))!),
-                .date(F.creationDate, date(creation, fraction: 123)),
+                .date(F.creationDate, creationDate),
                 .integer(13, 0x0298D8),
                 .integer(14, 0xCF),
                 .integer(15, Int64(random.digits(12))!),
                 .integer(16, Int64(random.digits(9))!),
                 .date(F.originalPurchaseDate, date(creation - 400 * Self.day, offsetMinutes: -300)),
-                .utf8String(F.originalApplicationVersion, sandbox ? "1.0" : (app.platform == .macos ? "2.0" : "17")),
+                .utf8String(F.originalApplicationVersion, originalVersion),
                 .utf8String(20, ""),
                 .integer(25, 3),
             ]
@@ -108,15 +125,37 @@ struct PayloadBuilder {
         case .past:
             attributes.append(.date(F.expirationDate, date(now - Self.day)))
         }
-        if recipe.unknownAttributes {
+        switch recipe.unknownAttributes {
+        case .none:
+            break
+        case .ordinary:
             attributes += [
                 .utf8String(26, "an attribute from the future"),
                 ReceiptAttribute(type: 1000, version: 7, value: random.bytes(33)),
-                .integer(0x7FFF_FFFF_FFFF, 42, version: 3),
                 ReceiptAttribute(type: 30, version: 1, value: []),
+            ]
+        case .huge:
+            attributes += [
+                .integer(0x7FFF_FFFF_FFFF, 42, version: 3),
+                .utf8String(Int64(Int32.max) + 1, "type 2^31"),
+                .integer(-1, 7),
+                ReceiptAttribute(type: Int64.min, version: -1, value: random.bytes(5)),
             ]
         }
         return AppReceipt(attributes: attributes)
+    }
+
+    /// A bundle id that is not `bundle`: another app of the same developer.
+    static func otherBundle(than bundle: String) -> String {
+        bundle == "com.example.otherapp" ? "com.example.otherapp2" : "com.example.otherapp"
+    }
+
+    /// Another plausible version: the last number one lower (one higher at 0), else `.1` appended.
+    static func otherVersion(than version: String) -> String {
+        var parts = version.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let last = parts.last, let number = Int(last), last.allSatisfy(\.isASCII) else { return version + ".1" }
+        parts[parts.count - 1] = String(number > 0 ? number - 1 : number + 1)
+        return parts.joined(separator: ".")
     }
 
     func anotherDevice(like device: DeviceIdentifier) -> DeviceIdentifier {
@@ -125,40 +164,48 @@ struct PayloadBuilder {
         return DeviceIdentifier(bytes: other)!
     }
 
+    /// The in-app records of the receipt: the built-in history, one built from the
+    /// app's catalogue, or the app's own list, shaped by the case (many, subscriptions
+    /// only, large integers).
     mutating func purchases() -> [InAppPurchase] {
-        let day = Self.day
+        switch description.purchases {
+        case .builtIn:
+            return builtInPurchases()
+        case .catalogue(let catalogue):
+            var history = PurchaseHistory(creation: creation)
+            return shaped(history.purchases(of: catalogue, random: &random), catalogue: catalogue)
+        case .explicit(let list):
+            return shaped(list, catalogue: nil)
+        }
+    }
+
+    /// The case's shape applied to the app's own purchases.
+    mutating func shaped(_ list: [PurchaseDescription], catalogue: ProductCatalogue?) -> [InAppPurchase] {
         switch recipe.purchases {
         case .few:
-            return [
-                purchase(product: "com.example.receiptforge.pro", type: .nonConsumable, at: creation - 20 * day),
-                purchase(product: "com.example.receiptforge.coins100", type: .consumable, at: creation - 6 * day,
-                         quantity: 3),
-                purchase(product: "com.example.receiptforge.monthly", type: .autoRenewableSubscription,
-                         at: creation - 2 * day, expires: creation + 28 * day),
-            ]
-        case .many(let count):
-            return (0..<count).map { index in
-                purchase(product: "com.example.receiptforge.consumable.\(index % 7)", type: .consumable,
-                         at: creation - Int64(count - index) * 3_600)
-            }
+            return list.map { inAppPurchase($0) }
         case .subscriptions:
-            let product = "com.example.receiptforge.subscription.monthly"
-            return [
-                purchase(product: product, type: .autoRenewableSubscription, at: creation - 60 * day,
-                         expires: creation - 30 * day),
-                purchase(product: product, type: .autoRenewableSubscription, at: creation - 10 * day,
-                         expires: creation + 20 * day),
-                purchase(product: "com.example.receiptforge.subscription.yearly", type: .autoRenewableSubscription,
-                         at: creation - 40 * day, expires: creation + 325 * day, cancelled: creation - 35 * day),
-                purchase(product: "com.example.receiptforge.subscription.weekly", type: .autoRenewableSubscription,
-                         at: creation - 3 * day, expires: creation + 4 * day, trial: true),
-                purchase(product: "com.example.receiptforge.subscription.quarterly", type: .autoRenewableSubscription,
-                         at: creation - 5 * day, expires: creation + 85 * day, intro: true,
-                         offer: "com.example.receiptforge.offer.intro"),
-            ]
+            let subscriptions = list.filter { $0.kind == .autoRenewableSubscription }
+            return (subscriptions.isEmpty ? list : subscriptions).map { inAppPurchase($0) }
+        case .many(let count):
+            guard !list.isEmpty else { return [] }
+            return (0..<count).map { index in
+                var record = list[index % list.count]
+                record.purchaseDate = creation - Int64(count - index) * 3_600
+                record.originalPurchaseDate = nil
+                record.transactionID = nil
+                record.originalTransactionID = nil
+                record.webOrderLineItemID = nil
+                record.cancellationDate = nil
+                if record.kind == .autoRenewableSubscription {
+                    let period = catalogue?.products.first { $0.id == record.productID }?.period?.seconds ?? 30 * Self.day
+                    record.expiresDate = record.purchaseDate + period
+                }
+                return inAppPurchase(record)
+            }
         case .largeIntegers:
-            var record = purchase(product: "com.example.receiptforge.monthly", type: .autoRenewableSubscription,
-                                  at: creation - day, expires: creation + 29 * day)
+            guard let first = list.first(where: { $0.kind == .autoRenewableSubscription }) ?? list.first else { return [] }
+            var record = inAppPurchase(first)
             record.webOrderLineItemID = Int64.max
             record.quantity = Int64(UInt32.max) + 1
             record.replace(1710, with: .integer(1710, Int64.min))
@@ -166,36 +213,86 @@ struct PayloadBuilder {
         }
     }
 
-    mutating func purchase(product: String, type: InAppPurchase.ProductType, at purchased: Int64,
-                           quantity: Int64 = 1, expires: Int64? = nil, cancelled: Int64? = nil,
-                           trial: Bool = false, intro: Bool = false, offer: String? = nil) -> InAppPurchase {
-        let transaction = random.digits(15)
-        let subscription = type == .autoRenewableSubscription
+    mutating func builtInPurchases() -> [InAppPurchase] {
+        let day = Self.day
+        func bought(_ product: String, _ kind: Product.Kind, at purchased: Int64, quantity: Int64 = 1,
+                    expires: Int64? = nil, cancelled: Int64? = nil, trial: Bool = false, intro: Bool = false,
+                    offer: String? = nil) -> PurchaseDescription {
+            PurchaseDescription(productID: product, kind: kind, quantity: quantity, purchaseDate: purchased,
+                                expiresDate: expires, cancellationDate: cancelled, isTrialPeriod: trial,
+                                isInIntroOfferPeriod: intro, promotionalOfferID: offer)
+        }
+        switch recipe.purchases {
+        case .few:
+            return [
+                inAppPurchase(bought("com.example.receiptforge.pro", .nonConsumable, at: creation - 20 * day)),
+                inAppPurchase(bought("com.example.receiptforge.coins100", .consumable, at: creation - 6 * day, quantity: 3)),
+                inAppPurchase(bought("com.example.receiptforge.monthly", .autoRenewableSubscription,
+                                     at: creation - 2 * day, expires: creation + 28 * day)),
+            ]
+        case .many(let count):
+            return (0..<count).map { index in
+                inAppPurchase(bought("com.example.receiptforge.consumable.\(index % 7)", .consumable,
+                                     at: creation - Int64(count - index) * 3_600))
+            }
+        case .subscriptions:
+            let product = "com.example.receiptforge.subscription.monthly"
+            return [
+                inAppPurchase(bought(product, .autoRenewableSubscription, at: creation - 60 * day, expires: creation - 30 * day)),
+                inAppPurchase(bought(product, .autoRenewableSubscription, at: creation - 10 * day, expires: creation + 20 * day)),
+                inAppPurchase(bought("com.example.receiptforge.subscription.yearly", .autoRenewableSubscription,
+                                     at: creation - 40 * day, expires: creation + 325 * day, cancelled: creation - 35 * day)),
+                inAppPurchase(bought("com.example.receiptforge.subscription.weekly", .autoRenewableSubscription,
+                                     at: creation - 3 * day, expires: creation + 4 * day, trial: true)),
+                inAppPurchase(bought("com.example.receiptforge.subscription.quarterly", .autoRenewableSubscription,
+                                     at: creation - 5 * day, expires: creation + 85 * day, intro: true,
+                                     offer: "com.example.receiptforge.offer.intro")),
+            ]
+        case .largeIntegers:
+            var record = inAppPurchase(bought("com.example.receiptforge.monthly", .autoRenewableSubscription,
+                                              at: creation - day, expires: creation + 29 * day))
+            record.webOrderLineItemID = Int64.max
+            record.quantity = Int64(UInt32.max) + 1
+            record.replace(1710, with: .integer(1710, Int64.min))
+            return [record]
+        }
+    }
+
+    /// One in-app record, laid out as Apple does. Identifiers the description leaves
+    /// out are drawn from the seed, in a fixed order: transaction id, attribute 1710,
+    /// web order line item id.
+    mutating func inAppPurchase(_ purchase: PurchaseDescription) -> InAppPurchase {
+        let transaction = purchase.transactionID ?? random.digits(15)
+        let subscription = purchase.kind == .autoRenewableSubscription
         typealias F = InAppPurchase.Field
         var attributes: [ReceiptAttribute] = [
-            .integer(F.quantity, quantity),
-            .utf8String(F.productIdentifier, product),
+            .integer(F.quantity, purchase.quantity),
+            .utf8String(F.productIdentifier, purchase.productID),
             .utf8String(F.transactionIdentifier, transaction),
-            .date(F.purchaseDate, date(purchased, fraction: 7, offsetMinutes: 60)),
-            .utf8String(F.originalTransactionIdentifier, transaction),
-            .date(F.originalPurchaseDate, date(purchased, offsetMinutes: -480)),
-            .integer(F.productType, type.rawValue),
-            .date(F.subscriptionExpirationDate, expires.map { date($0, fraction: 999) }),
+            .date(F.purchaseDate, date(purchase.purchaseDate, fraction: 7, offsetMinutes: 60)),
+            .utf8String(F.originalTransactionIdentifier, purchase.originalTransactionID ?? transaction),
+            .date(F.originalPurchaseDate, date(purchase.originalPurchaseDate ?? purchase.purchaseDate, offsetMinutes: -480)),
+            .integer(F.productType, purchase.kind.receiptValue),
+            .date(F.subscriptionExpirationDate, purchase.expiresDate.map { date($0, fraction: 999) }),
         ]
         if recipe.style == .appStore {
+            let undocumented1710 = Int64(random.digits(10))!
+            let webOrder = purchase.webOrderLineItemID ?? (subscription ? Int64(random.digits(16))! : 0)
             attributes += [
                 .utf8String(1709, ""),
-                .integer(1710, Int64(random.digits(10))!),
-                .integer(F.webOrderLineItemID, subscription ? Int64(random.digits(16))! : 0),
-                .date(F.cancellationDate, cancelled.map { date($0) }),
-                .integer(F.isTrialPeriod, trial ? 1 : 0),
+                .integer(1710, undocumented1710),
+                .integer(F.webOrderLineItemID, webOrder),
+                .date(F.cancellationDate, purchase.cancellationDate.map { date($0) }),
+                .integer(F.isTrialPeriod, purchase.isTrialPeriod ? 1 : 0),
                 .utf8String(1714, ""), .utf8String(1715, ""), .utf8String(1716, ""),
                 .utf8String(1717, ""), .utf8String(1718, ""),
-                .integer(F.isInIntroOfferPeriod, intro ? 1 : 0),
+                .integer(F.isInIntroOfferPeriod, purchase.isInIntroOfferPeriod ? 1 : 0),
                 .integer(1722, 0),
             ]
-            if let offer { attributes.append(.utf8String(F.promotionalOfferIdentifier, offer)) }
-            if recipe.unknownAttributes { attributes.append(ReceiptAttribute(type: 1730, version: 2, value: [0xFF, 0x00])) }
+            if let offer = purchase.promotionalOfferID { attributes.append(.utf8String(F.promotionalOfferIdentifier, offer)) }
+            if recipe.unknownAttributes == .ordinary {
+                attributes.append(ReceiptAttribute(type: 1730, version: 2, value: [0xFF, 0x00]))
+            }
         }
         return InAppPurchase(attributes: attributes)
     }

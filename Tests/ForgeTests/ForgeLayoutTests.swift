@@ -85,8 +85,21 @@ final class ForgeLayoutTests: XCTestCase {
         XCTAssertEqual(large.inAppPurchases.first?.webOrderLineItemID, Int64.max)
 
         let unknown = try container("unknown-attributes").decodeReceipt()
-        XCTAssertTrue(unknown.unknownAttributes.contains { $0.type == 0x7FFF_FFFF_FFFF && $0.version == 3 })
+        let ordinaryTypes = Set(unknown.unknownAttributes.map(\.type))
+        XCTAssertTrue(ordinaryTypes.isSuperset(of: [26, 30, 1000]), "\(ordinaryTypes)")
+        XCTAssertTrue(ordinaryTypes.allSatisfy { (0...1_000).contains($0) }, "ordinary unknown types only: \(ordinaryTypes)")
         XCTAssertTrue(unknown.inAppPurchases.allSatisfy { $0.unknownAttributes.contains { $0.type == 1730 } })
+
+        // Type numbers beyond 31 bits and negative ones have a case of their own.
+        let huge = try container("huge-attribute-types").decodeReceipt()
+        XCTAssertTrue(Set(huge.unknownAttributes.map(\.type)).isSuperset(of: [Int64.min, -1, Int64(Int32.max) + 1, 0x7FFF_FFFF_FFFF]))
+        XCTAssertTrue(huge.unknownAttributes.contains { $0.type == 0x7FFF_FFFF_FFFF && $0.version == 3 })
+
+        // The offset creation date: +0930 written, the same instant as the other cases.
+        let offset = try container("offset-creation-date").decodeReceipt()
+        XCTAssertEqual(offset.creationDate?.utcOffsetMinutes, 570)
+        XCTAssertEqual(offset.creationDate?.secondsSince1970, Minted.forge.settings.creationDate)
+        XCTAssertTrue(offset.creationDate?.text.hasSuffix("+0930") ?? false, offset.creationDate?.text ?? "nil")
 
         let mac = try container("macos-device").decodeReceipt()
         let device = DeviceIdentifier(hex: Minted.named("macos-device").description.device.hex)!
