@@ -55,6 +55,9 @@ struct MintCommand: ParsableCommand {
     @Flag(help: "No progress lines on standard error.")
     var quiet = false
 
+    @OptionGroup(title: "Your app (every case is minted for it)")
+    var appOptions: AppOptions
+
     func validate() throws {
         if all == !cases.isEmpty {
             throw ValidationError("give either --all or --case NAME (see `forge list`)")
@@ -74,7 +77,7 @@ struct MintCommand: ParsableCommand {
     func run() throws {
         let settings = ForgeSettings(now: now.flatMap(ReceiptDate.init)?.secondsSince1970 ?? ForgeSettings.defaultNow,
                                      seed: seed)
-        let forge = Forge(settings: settings)
+        let forge = Forge(app: try appOptions.description(context: "forge"), settings: settings)
         let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
         let started = Date()
         var minted: [MintedCase] = []

@@ -17,9 +17,14 @@ public struct CaseDescription: Codable, Sendable, Hashable {
     }
 
     public struct App: Codable, Sendable, Hashable {
+        /// The app the validator runs as (what it compares attributes 2 and 3 with).
         public var bundleId: String
         public var version: String
         public var platform: Platform
+        /// Attribute 19 as written in the receipt (nil when absent, as in Xcode receipts).
+        public var originalVersion: String?
+        /// The product ids of the receipt's in-app records, in order, without repeats.
+        public var productIds: [String]
     }
 
     public struct Device: Codable, Sendable, Hashable {
@@ -79,7 +84,12 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
         receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
         receiptSHA256 = file.map { lowercaseHex(messageDigest($0, .sha256)) }
-        self.app = App(bundleId: app.bundleIdentifier, version: app.version, platform: app.platform)
+        var productIds: [String] = []
+        for purchase in receipt.inAppPurchases {
+            if let id = purchase.productIdentifier, !productIds.contains(id) { productIds.append(id) }
+        }
+        self.app = App(bundleId: app.bundleIdentifier, version: app.version, platform: app.platform,
+                       originalVersion: receipt.originalApplicationVersion, productIds: productIds)
         device = Device(platform: app.platform, hex: app.device.hex,
                         uuid: app.device.kind == .uuid ? app.device.formatted : nil,
                         mac: app.device.kind == .macAddress ? app.device.formatted : nil)
@@ -115,9 +125,49 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         public var caseFile: String
     }
 
+    /// The app the tree was minted for, as given (`forge --bundle-id … --storekit …`).
+    public struct App: Codable, Sendable, Hashable {
+        public var bundleId: String
+        public var version: String
+        /// Nil: the forge's default for the platform ("17" on iOS, "2.0" on macOS).
+        public var originalVersion: String?
+        public var platform: Platform
+        /// The device given (UUID or MAC form); nil: each case draws one from the seed.
+        public var deviceId: String?
+        public var environment: AppEnvironment
+        /// `built-in` (the example app's history), `catalogue` (built from a `.storekit`
+        /// file) or `explicit` (an `--app` file's list).
+        public var purchases: String
+        /// The product ids the receipts may carry.
+        public var productIds: [String]
+
+        public init(_ app: AppDescription) {
+            bundleId = app.bundleID
+            version = app.version
+            originalVersion = app.originalVersion
+            platform = app.platform
+            deviceId = app.device?.formatted
+            environment = app.environment
+            switch app.purchases {
+            case .builtIn:
+                purchases = "built-in"
+                productIds = []
+            case .catalogue(let catalogue):
+                purchases = "catalogue"
+                productIds = catalogue.products.map(\.id)
+            case .explicit(let list):
+                purchases = "explicit"
+                productIds = list.reduce(into: [String]()) { ids, purchase in
+                    if !ids.contains(purchase.productID) { ids.append(purchase.productID) }
+                }
+            }
+        }
+    }
+
     /// Format version of this manifest and of `case.json`.
     public var version: Int
     public var generator: String
+    public var app: App?
     public var now: String
     public var seed: UInt64
     public var trustAnchor: String
@@ -126,9 +176,10 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
 
     public static let currentVersion = 1
 
-    public init(cases: [MintedCase], settings: ForgeSettings) {
+    public init(cases: [MintedCase], settings: ForgeSettings, app: AppDescription = .example) {
         version = ForgeManifest.currentVersion
         generator = "receipt-forge"
+        self.app = App(app)
         now = ReceiptDate(secondsSince1970: settings.now).text
         seed = settings.seed
         trustAnchor = "Certs/root.cer"

@@ -49,110 +49,153 @@ public struct ForgeCase: Sendable {
 
     /// Every case, in the order they are listed and minted.
     public static let catalogue: [ForgeCase] = [
-        ForgeCase("valid", .valid,
-                  "App Store receipt, everything right: SHA-256, iOS device, 3 in-app purchases",
-                  Recipe()),
-        ForgeCase("expired-cert", .valid,
-                  "the leaf certificate expired before today but covered the receipt creation date: valid, "
-                      + "because Apple validates the chain at the creation date; a validator that checks 'now' wrongly rejects it",
-                  Recipe(chain: .leafExpiredAfterCreation)),
-        ForgeCase("wrong-bundle", .bundleMismatch,
-                  "a genuine receipt of another app (bundle id com.example.otherapp), device hash consistent",
-                  Recipe(wrongBundle: true)),
-        ForgeCase("copied-device", .deviceHashMismatch,
-                  "a receipt copied from another device: attribute 5 hashes another identifierForVendor",
-                  Recipe(hashForAnotherDevice: true)),
-        ForgeCase("missing", .missing, openSSL: .noFile,
-                  "no receipt file at all: the app must refresh it (iOS) or exit with 173 (macOS)",
-                  Recipe(damage: .noFile)),
-        ForgeCase("vpp", .valid,
-                  "Volume Purchase Program receipt (environment ProductionVPP) whose attribute 21 expiry lies after 2090",
-                  Recipe(environment: "ProductionVPP", expiration: .future)),
-        ForgeCase("vpp-expired", .receiptExpired,
-                  "VPP receipt whose attribute 21 expiry is past (after creation, before the reference now): expired",
-                  Recipe(environment: "ProductionVPP", expiration: .past)),
-        ForgeCase("signed-after-expiry", .certificateExpired, openSSL: .chainInvalid,
-                  "created after the leaf certificate expired: invalid even though the chain is Apple-shaped",
-                  Recipe(chain: .leafExpiredBeforeCreation)),
-        ForgeCase("tampered-payload", .signatureInvalid, openSSL: .signatureInvalid,
-                  "one payload byte changed after signing (inside attribute 6): structure fine, signature not",
-                  Recipe(damage: .tamperPayload)),
-        ForgeCase("tampered-signature", .signatureInvalid, openSSL: .signatureInvalid,
-                  "the last byte of the RSA signature flipped",
-                  Recipe(damage: .tamperSignature)),
-        ForgeCase("untrusted-root", .untrustedChain, openSSL: .chainInvalid,
-                  "an Apple-shaped chain that ends in an unrelated root: the anchor passed in must actually be used",
-                  Recipe(chain: .unrelatedRoot)),
-        ForgeCase("missing-intermediate", .untrustedChain, openSSL: .chainInvalid,
-                  "certificates leaf and root only: the chain cannot be built",
-                  Recipe(chain: .withoutIntermediate)),
-        ForgeCase("wrong-version", .versionMismatch,
-                  "the receipt is for another version of the app (41 when the app is 42; the last number one lower)",
-                  Recipe(wrongVersion: true)),
-        ForgeCase("sha1-legacy", .valid,
-                  "SHA-1 digest, as every App Store receipt before February 2023",
-                  Recipe(digest: .sha1)),
-        ForgeCase("xcode-storekit", .valid,
-                  "Xcode StoreKit-testing receipt: BER indefinite lengths, constructed OCTET STRING, one self-signed "
-                      + "certificate (anchor Certs/storekit.cer), sha256WithRSAEncryption, +0100 dates, 8-byte opaque",
-                  Recipe(style: .xcode)),
-        ForgeCase("macos-device", .valid,
-                  "Mac App Store receipt: device identifier is a 6-byte MAC address",
-                  Recipe(platform: .macos)),
-        ForgeCase("many-iaps", .valid,
-                  "180 in-app purchase records, payload over 64 KiB (3-byte lengths)",
-                  Recipe(purchases: .many(180))),
-        ForgeCase("subscriptions", .valid,
-                  "auto-renewable subscriptions: expired, active, cancelled (1712 set), trial (1713) and intro offer (1719)",
-                  Recipe(purchases: .subscriptions)),
-        ForgeCase("fractional-dates", .valid,
-                  "dates with fractional seconds (.SSSZ) and +hhmm/-hhmm offsets, empty dates for absent ones",
-                  Recipe(dateStyle: .fractionalAndOffsets)),
-        ForgeCase("unknown-attributes", .valid,
-                  "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
-                  Recipe(unknownAttributes: .ordinary)),
-        ForgeCase("huge-attribute-types", .valid,
-                  "attribute type numbers beyond 31 bits (2^47-1, 2^31, Int64.min) and negative: Apple says ignore "
-                      + "unknown types, so a validator that refuses or truncates them is wrong",
-                  Recipe(unknownAttributes: .huge)),
-        ForgeCase("malformed-payload", .malformed,
-                  "correctly signed, but the payload is a truncated SET (its length runs past the end)",
-                  Recipe(damage: .malformedPayload)),
-        ForgeCase("truncated", .malformed, openSSL: .unparseable,
-                  "the valid receipt cut to two thirds of its length",
-                  Recipe(damage: .truncate)),
-        ForgeCase("not-pkcs7", .malformed, openSSL: .unparseable,
-                  "an iOS 6 style plist transaction receipt where the PKCS#7 app receipt should be",
-                  Recipe(damage: .plist)),
-        ForgeCase("sandbox", .valid,
-                  "sandbox receipt: environment ProductionSandbox, app item id 0, empty attribute 8, original version 1.0",
-                  Recipe(environment: "ProductionSandbox")),
-        ForgeCase("certs-reversed", .valid,
-                  "certificates in the order root, intermediate, leaf: find the signer by issuer and serial, not by position",
-                  Recipe(chain: .reversed)),
-        ForgeCase("sha256-signature-oid", .valid,
-                  "signerInfo signature algorithm sha256WithRSAEncryption (as in Xcode receipts) instead of rsaEncryption",
-                  Recipe(signatureAlgorithm: .sha256WithRSAEncryption)),
-        ForgeCase("nested-octet-string", .valid,
-                  "App Store chain, BER indefinite lengths, payload in nested constructed OCTET STRINGs",
-                  Recipe(layout: .berNestedOctetString)),
-        ForgeCase("large-integers", .valid,
-                  "64-bit integers at their limits: app item id and web order line item id 2^63-1",
-                  Recipe(purchases: .largeIntegers)),
-        ForgeCase("sha512-digest", .unsupportedAlgorithm,
-                  "correctly signed with SHA-512, which receipts never use: refuse it as unsupported (OpenSSL accepts it)",
-                  Recipe(digest: .sha512)),
-        ForgeCase("leaf-without-marker", .untrustedChain,
-                  "the signing certificate lacks Apple's marker extension 1.2.840.113635.100.6.11.1 (OpenSSL accepts it)",
-                  Recipe(chain: .leafWithoutMarker)),
-        ForgeCase("trailing-data", .malformed,
-                  "valid receipt followed by 16 bytes of garbage: strict parsers refuse trailing data (OpenSSL ignores it)",
-                  Recipe(damage: .trailingData)),
-        ForgeCase("offset-creation-date", .valid,
-                  "the leaf expired after the receipt was created, and attribute 12 is written with a +0930 offset: "
-                      + "valid at the creation date; a validator that cannot parse the offset and falls back to 'now' wrongly rejects it",
-                  Recipe(dateStyle: .offsetCreationDate, chain: .leafExpiredAfterCreation)),
+        valid, expiredCert, wrongBundle, copiedDevice, missing, vpp, vppExpired, signedAfterExpiry, tamperedPayload,
+        tamperedSignature, untrustedRoot, missingIntermediate, wrongVersion, sha1Legacy, xcodeStorekit, macosDevice,
+        manyIAPs, subscriptions, fractionalDates, unknownAttributes, hugeAttributeTypes, malformedPayload, truncated,
+        notPKCS7, sandbox, certsReversed, sha256SignatureOID, nestedOctetString, largeIntegers, sha512Digest,
+        leafWithoutMarker, trailingData, offsetCreationDate,
     ]
+
+    /// The catalogue (`CaseIterable`-style spelling).
+    public static var allCases: [ForgeCase] { catalogue }
+
+    // MARK: The cases
+
+    public static let valid = ForgeCase("valid", .valid,
+        "App Store receipt, everything right: SHA-256, iOS device, 3 in-app purchases",
+        Recipe())
+
+    public static let expiredCert = ForgeCase("expired-cert", .valid,
+        "the leaf certificate expired before today but covered the receipt creation date: valid, "
+            + "because Apple validates the chain at the creation date; a validator that checks 'now' wrongly rejects it",
+        Recipe(chain: .leafExpiredAfterCreation))
+
+    public static let wrongBundle = ForgeCase("wrong-bundle", .bundleMismatch,
+        "a genuine receipt of another app (bundle id com.example.otherapp), device hash consistent",
+        Recipe(wrongBundle: true))
+
+    public static let copiedDevice = ForgeCase("copied-device", .deviceHashMismatch,
+        "a receipt copied from another device: attribute 5 hashes another identifierForVendor",
+        Recipe(hashForAnotherDevice: true))
+
+    public static let missing = ForgeCase("missing", .missing, openSSL: .noFile,
+        "no receipt file at all: the app must refresh it (iOS) or exit with 173 (macOS)",
+        Recipe(damage: .noFile))
+
+    public static let vpp = ForgeCase("vpp", .valid,
+        "Volume Purchase Program receipt (environment ProductionVPP) whose attribute 21 expiry lies after 2090",
+        Recipe(environment: "ProductionVPP", expiration: .future))
+
+    public static let vppExpired = ForgeCase("vpp-expired", .receiptExpired,
+        "VPP receipt whose attribute 21 expiry is past (after creation, before the reference now): expired",
+        Recipe(environment: "ProductionVPP", expiration: .past))
+
+    public static let signedAfterExpiry = ForgeCase("signed-after-expiry", .certificateExpired, openSSL: .chainInvalid,
+        "created after the leaf certificate expired: invalid even though the chain is Apple-shaped",
+        Recipe(chain: .leafExpiredBeforeCreation))
+
+    public static let tamperedPayload = ForgeCase("tampered-payload", .signatureInvalid, openSSL: .signatureInvalid,
+        "one payload byte changed after signing (inside attribute 6): structure fine, signature not",
+        Recipe(damage: .tamperPayload))
+
+    public static let tamperedSignature = ForgeCase("tampered-signature", .signatureInvalid, openSSL: .signatureInvalid,
+        "the last byte of the RSA signature flipped",
+        Recipe(damage: .tamperSignature))
+
+    public static let untrustedRoot = ForgeCase("untrusted-root", .untrustedChain, openSSL: .chainInvalid,
+        "an Apple-shaped chain that ends in an unrelated root: the anchor passed in must actually be used",
+        Recipe(chain: .unrelatedRoot))
+
+    public static let missingIntermediate = ForgeCase("missing-intermediate", .untrustedChain, openSSL: .chainInvalid,
+        "certificates leaf and root only: the chain cannot be built",
+        Recipe(chain: .withoutIntermediate))
+
+    public static let wrongVersion = ForgeCase("wrong-version", .versionMismatch,
+        "the receipt is for another version of the app (41 when the app is 42; the last number one lower)",
+        Recipe(wrongVersion: true))
+
+    public static let sha1Legacy = ForgeCase("sha1-legacy", .valid,
+        "SHA-1 digest, as every App Store receipt before February 2023",
+        Recipe(digest: .sha1))
+
+    public static let xcodeStorekit = ForgeCase("xcode-storekit", .valid,
+        "Xcode StoreKit-testing receipt: BER indefinite lengths, constructed OCTET STRING, one self-signed "
+            + "certificate (anchor Certs/storekit.cer), sha256WithRSAEncryption, +0100 dates, 8-byte opaque",
+        Recipe(style: .xcode))
+
+    public static let macosDevice = ForgeCase("macos-device", .valid,
+        "Mac App Store receipt: device identifier is a 6-byte MAC address",
+        Recipe(platform: .macos))
+
+    public static let manyIAPs = ForgeCase("many-iaps", .valid,
+        "180 in-app purchase records, payload over 64 KiB (3-byte lengths)",
+        Recipe(purchases: .many(180)))
+
+    public static let subscriptions = ForgeCase("subscriptions", .valid,
+        "auto-renewable subscriptions: expired, active, cancelled (1712 set), trial (1713) and intro offer (1719)",
+        Recipe(purchases: .subscriptions))
+
+    public static let fractionalDates = ForgeCase("fractional-dates", .valid,
+        "dates with fractional seconds (.SSSZ) and +hhmm/-hhmm offsets, empty dates for absent ones",
+        Recipe(dateStyle: .fractionalAndOffsets))
+
+    public static let unknownAttributes = ForgeCase("unknown-attributes", .valid,
+        "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
+        Recipe(unknownAttributes: .ordinary))
+
+    public static let hugeAttributeTypes = ForgeCase("huge-attribute-types", .valid,
+        "attribute type numbers beyond 31 bits (2^47-1, 2^31, Int64.min) and negative: Apple says ignore "
+            + "unknown types, so a validator that refuses or truncates them is wrong",
+        Recipe(unknownAttributes: .huge))
+
+    public static let malformedPayload = ForgeCase("malformed-payload", .malformed,
+        "correctly signed, but the payload is a truncated SET (its length runs past the end)",
+        Recipe(damage: .malformedPayload))
+
+    public static let truncated = ForgeCase("truncated", .malformed, openSSL: .unparseable,
+        "the valid receipt cut to two thirds of its length",
+        Recipe(damage: .truncate))
+
+    public static let notPKCS7 = ForgeCase("not-pkcs7", .malformed, openSSL: .unparseable,
+        "an iOS 6 style plist transaction receipt where the PKCS#7 app receipt should be",
+        Recipe(damage: .plist))
+
+    public static let sandbox = ForgeCase("sandbox", .valid,
+        "sandbox receipt: environment ProductionSandbox, app item id 0, empty attribute 8, original version 1.0",
+        Recipe(environment: "ProductionSandbox"))
+
+    public static let certsReversed = ForgeCase("certs-reversed", .valid,
+        "certificates in the order root, intermediate, leaf: find the signer by issuer and serial, not by position",
+        Recipe(chain: .reversed))
+
+    public static let sha256SignatureOID = ForgeCase("sha256-signature-oid", .valid,
+        "signerInfo signature algorithm sha256WithRSAEncryption (as in Xcode receipts) instead of rsaEncryption",
+        Recipe(signatureAlgorithm: .sha256WithRSAEncryption))
+
+    public static let nestedOctetString = ForgeCase("nested-octet-string", .valid,
+        "App Store chain, BER indefinite lengths, payload in nested constructed OCTET STRINGs",
+        Recipe(layout: .berNestedOctetString))
+
+    public static let largeIntegers = ForgeCase("large-integers", .valid,
+        "64-bit integers at their limits: app item id and web order line item id 2^63-1",
+        Recipe(purchases: .largeIntegers))
+
+    public static let sha512Digest = ForgeCase("sha512-digest", .unsupportedAlgorithm,
+        "correctly signed with SHA-512, which receipts never use: refuse it as unsupported (OpenSSL accepts it)",
+        Recipe(digest: .sha512))
+
+    public static let leafWithoutMarker = ForgeCase("leaf-without-marker", .untrustedChain,
+        "the signing certificate lacks Apple's marker extension 1.2.840.113635.100.6.11.1 (OpenSSL accepts it)",
+        Recipe(chain: .leafWithoutMarker))
+
+    public static let trailingData = ForgeCase("trailing-data", .malformed,
+        "valid receipt followed by 16 bytes of garbage: strict parsers refuse trailing data (OpenSSL ignores it)",
+        Recipe(damage: .trailingData))
+
+    public static let offsetCreationDate = ForgeCase("offset-creation-date", .valid,
+        "the leaf expired after the receipt was created, and attribute 12 is written with a +0930 offset: "
+            + "valid at the creation date; a validator that cannot parse the offset and falls back to 'now' wrongly rejects it",
+        Recipe(dateStyle: .offsetCreationDate, chain: .leafExpiredAfterCreation))
 }
 
 /// How a case's receipt differs from the `valid` one. Each case changes one thing.

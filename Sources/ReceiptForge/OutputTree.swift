@@ -53,7 +53,7 @@ public struct OutputTree {
 
     /// The shared files: `manifest.json` (the whole catalogue) and the trust anchors.
     public static func sharedFiles(forge: Forge, cases: [MintedCase]) throws -> [(String, [UInt8])] {
-        var files = [("manifest.json", try forgeJSON(ForgeManifest(cases: cases, settings: forge.settings)))]
+        var files = [("manifest.json", try forgeJSON(ForgeManifest(cases: cases, settings: forge.settings, app: forge.app)))]
         for (name, certificate) in forge.anchors.sorted(by: { $0.key < $1.key }) {
             files.append(("Certs/\(name)", certificate))
         }
