@@ -38,7 +38,7 @@ let package = Package(
             name: "Receipt",
             dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "ReceiptForge", dependencies: ["BER", "Receipt", "OpenSSLShim"]),
+        .target(name: "ReceiptForge", dependencies: ["BER", "Receipt", "ReceiptVerifier", "OpenSSLShim"]),
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: OpenSSL (forge signer + test/bench/fuzz oracle)

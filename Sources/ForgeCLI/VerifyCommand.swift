@@ -174,43 +174,13 @@ struct VerifyCommand: ParsableCommand {
 
     // MARK: --manifest
 
-    struct ManifestRow: Encodable {
-        let id: String
-        let expected: VerdictReason
-        let got: VerdictReason
-        let agrees: Bool
-        let detail: String
-    }
-
     func runManifest(_ path: String) throws {
-        let manifestURL = URL(fileURLWithPath: path)
-        let directory = manifestURL.deletingLastPathComponent()
-        let manifest: ForgeManifest = try decodeJSON(manifestURL, "manifest")
-        var rows: [ManifestRow] = []
-        for entry in manifest.cases {
-            try requireInsideTree(entry.caseFile, "caseFile", of: entry.id, in: path)
-            let description: CaseDescription = try decodeJSON(directory.appendingPathComponent(entry.caseFile), "case file")
-            try requireInsideTree(description.trustAnchor, "trustAnchor", of: entry.id, in: entry.caseFile)
-            if let receipt = description.receipt { try requireInsideTree(receipt, "receipt", of: entry.id, in: entry.caseFile) }
-            let anchors = try loadAnchors([directory.appendingPathComponent(description.trustAnchor).path])
-            guard let device = DeviceIdentifier(hex: description.device.hex),
-                  let now = Self.date(description.validation.now) else {
-                printError("forge verify: \(entry.caseFile): device hex or now does not parse")
-                throw ForgeExit.malformedInput.code
-            }
-            let options = ReceiptValidator.Options(bundleIdentifier: description.app.bundleId,
-                                                   appVersion: description.app.version, device: .identifier(device))
-            let validator = ReceiptValidator(anchors: anchors, options: options)
-            let receiptURL = directory.appendingPathComponent(description.receipt ?? "\(entry.id)/receipt")
-            let verdict: Verdict
-            do {
-                verdict = try validator.validate(fileAt: receiptURL, now: now)
-            } catch {
-                printError("forge verify: case '\(entry.id)': \(error)")
-                throw ForgeExit.ioError.code
-            }
-            rows.append(ManifestRow(id: entry.id, expected: entry.expected.reason, got: verdict.reason,
-                                    agrees: verdict.reason == entry.expected.reason, detail: verdict.detail))
+        let rows: [ManifestVerifier.Row]
+        do {
+            rows = try ManifestVerifier.verify(manifestAt: URL(fileURLWithPath: path))
+        } catch {
+            printError("forge verify: \(error)")
+            throw error.isIOError ? ForgeExit.ioError.code : ForgeExit.malformedInput.code
         }
         let disagreements = rows.filter { !$0.agrees }.count
         if json {
@@ -226,36 +196,6 @@ struct VerifyCommand: ParsableCommand {
             for row in rows where !row.agrees { print("  \(row.id): \(row.detail)") }
         }
         if disagreements > 0 { throw ForgeExit.invalid.code }
-    }
-
-    /// Paths in a manifest or case file are relative to the tree and stay inside it:
-    /// an absolute path or a `..` is refused as malformed.
-    func requireInsideTree(_ relative: String, _ field: String, of id: String, in file: String) throws {
-        guard TreeOwnership.isSafeRelativePath(relative) else {
-            printError("forge verify: \(file): case '\(id)': \(field) '\(relative)' is not a path inside the tree "
-                       + "(absolute paths and '..' are refused)")
-            throw ForgeExit.malformedInput.code
-        }
-    }
-
-    func decodeJSON<T: Decodable>(_ url: URL, _ what: String) throws -> T {
-        let bytes: [UInt8]
-        do {
-            guard let contents = try FileReading.contents(atPath: url.path) else {
-                printError("forge verify: the \(what) \(url.path) does not exist")
-                throw ForgeExit.ioError.code
-            }
-            bytes = contents
-        } catch let error as FileReadError {
-            printError("forge verify: the \(what): \(error)")
-            throw ForgeExit.ioError.code
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch {
-            printError("forge verify: the \(what) \(url.path) does not decode: \(error)")
-            throw ForgeExit.malformedInput.code
-        }
     }
 
     // MARK: Inputs

@@ -29,11 +29,27 @@ public struct ForgeSettings: Sendable, Hashable {
     public var creationDate: Int64 { now - 30 * 86_400 + 34_567 }
 }
 
-/// One minted case: the receipt file (nil for `missing`) and its `case.json`.
+/// One minted case: the receipt file (nil for `missing`), the verdict a correct
+/// validator reaches, and every input it needs, as typed values (and as `case.json`).
 public struct MintedCase: Sendable {
     public let forgeCase: ForgeCase
+    /// The receipt file's bytes; nil for `missing`.
     public let receipt: [UInt8]?
+    /// `case.json`.
     public let description: CaseDescription
+    /// The DER trust anchor to validate this receipt against: the test root, or the
+    /// StoreKit certificate for the Xcode case.
+    public let anchor: [UInt8]
+    /// The app and device the validator runs as (bundle id, version, platform, device).
+    public let app: AppUnderTest
+    /// The receipt creation date (attribute 12), the instant the chain is validated at.
+    public let creationDate: Date
+    /// The reference current time: VPP expiry (attribute 21) is judged against it.
+    public let now: Date
+
+    public var id: String { forgeCase.id }
+    /// The reason a correct validator gives (`valid` for the valid ones).
+    public var expected: VerdictReason { forgeCase.expected }
 }
 
 /// Mints the case catalogue with a certificate authority.
@@ -60,6 +76,20 @@ public struct Forge: Sendable {
 
     public func mintAll() throws -> [MintedCase] {
         try ForgeCase.catalogue.map(mint)
+    }
+
+    /// Mints `cases` (default: the whole catalogue) and writes them as a fixture tree
+    /// into `directory`, with `manifest.json` and the anchors under `Certs/`. The whole
+    /// catalogue replaces the forge's tree there (see `OutputTree` for what it may
+    /// touch); fewer cases update only their own folders.
+    @discardableResult
+    public func write(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL) throws -> OutputTree.Report {
+        let minted = try cases.map(mint)
+        let everything = cases.map(\.id) == ForgeCase.catalogue.map(\.id) ? minted : try mintAll()
+        let files = try minted.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: self, cases: everything)
+        let tree = OutputTree(directory: directory)
+        return everything.count == minted.count ? try tree.replaceTree(with: files)
+                                                : try tree.update(with: files, replacing: cases.map(\.id))
     }
 
     public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {
@@ -108,7 +138,10 @@ public struct Forge: Sendable {
             forgeCase: forgeCase, app: app, receipt: receipt, file: file, settings: settings,
             trustAnchor: anchor, digest: digest, signatureAlgorithm: signatureAlgorithm, layout: layout,
             certificateCount: certificates.count)
-        return MintedCase(forgeCase: forgeCase, receipt: file, description: description)
+        return MintedCase(forgeCase: forgeCase, receipt: file, description: description,
+                          anchor: xcode ? authority.storeKit.certificate : authority.root.certificate, app: app,
+                          creationDate: Date(timeIntervalSince1970: TimeInterval(creation)),
+                          now: Date(timeIntervalSince1970: TimeInterval(settings.now)))
     }
 
     /// The signer and the certificates (in file order) for a recipe.
