@@ -23,6 +23,9 @@ let package = Package(
         .executable(name: "fuzz-verifier", targets: ["FuzzVerifier"]),
         .executable(name: "fuzz-x509", targets: ["FuzzX509"]),
         .executable(name: "fuzz-receipt", targets: ["FuzzReceipt"]),
+        .library(name: "ReceiptForge", targets: ["ReceiptForge"]),
+        .library(name: "ReceiptVerifier", targets: ["ReceiptVerifier"]),
+        .library(name: "Receipt", targets: ["Receipt"]),
         .library(name: "BER", targets: ["BER"]),
     ],
     dependencies: [
@@ -85,6 +88,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        // Builds README's `## Use from Swift` example as a package depending on this one.
+        .testTarget(name: "ReadmeExampleTests"),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+/// README's `## Use from Swift` example, built as a package that depends on this one
+/// (by path: the way a user's package depends on it by URL) and run. The README
+/// cannot drift from the API, and the library products must build without
+/// `unsafeFlags` (SwiftPM refuses them in dependencies) or a system library.
+final class ReadmeExampleTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The first ```swift block after the `## Use from Swift` heading.
+    static func exampleSource() throws -> String {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.range(of: "\n## Use from Swift\n"), "README has no '## Use from Swift' section")
+        let rest = readme[section.upperBound...]
+        let open = try XCTUnwrap(rest.range(of: "```swift\n"), "no ```swift block in the section")
+        let close = try XCTUnwrap(rest[open.upperBound...].range(of: "\n```\n"))
+        return String(rest[open.upperBound..<close.lowerBound]) + "\n"
+    }
+
+    func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+        let log = directory.appendingPathComponent("output.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+    }
+
+    func testTheSwiftExampleBuildsAsADependentPackageAndRuns() throws {
+        let source = try Self.exampleSource()
+        XCTAssertTrue(source.contains("import ReceiptForge") && source.contains("import ReceiptVerifier"))
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("readme-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Example"),
+                                                withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: package) }
+        try """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "example",
+                platforms: [.macOS(.v13)],
+                dependencies: [.package(path: "\(Self.repository.path)")],
+                targets: [
+                    .executableTarget(name: "Example", dependencies: [
+                        .product(name: "ReceiptForge", package: "\(Self.repository.lastPathComponent)"),
+                        .product(name: "ReceiptVerifier", package: "\(Self.repository.lastPathComponent)"),
+                    ]),
+                ]
+            )
+
+            """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try source.write(to: package.appendingPathComponent("Sources/Example/main.swift"), atomically: true, encoding: .utf8)
+        // A scratch folder of the repository's, kept between runs (like .build), so
+        // the dependency's packages are built once.
+        let scratch = Self.repository.appendingPathComponent(".build-readme-example").path
+        let build = try run(["swift", "build", "--scratch-path", scratch, "--product", "Example"], in: package)
+        XCTAssertEqual(build.status, 0, "the README example does not build:\n\(build.output.suffix(4_000))")
+        guard build.status == 0 else { return }
+        let example = try run([scratch + "/debug/Example"], in: package)
+        XCTAssertEqual(example.status, 0, example.output)
+        XCTAssertEqual(example.output, "copied-device: device-hash-mismatch, expected device-hash-mismatch\n")
+    }
+}
