@@ -17,7 +17,7 @@ final class InputFileReadingTests: XCTestCase {
         let path = try scratchDirectory(for: self).path
         let error = inputError { try AppFile(contentsOfFile: path) }
         XCTAssertEqual(error?.kind, .unreadable)
-        XCTAssertEqual(error?.description, "\(path): cannot read: it is a directory, not a file")
+        XCTAssertEqual(error?.description, "\(path): cannot read: is a directory, not a file")
     }
 
     func testDanglingSymbolicLink() throws {

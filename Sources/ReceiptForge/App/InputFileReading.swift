@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ReceiptVerifier
 
 /// Reads the input files the forge is given (`.storekit`, `--app`): whole, and at
 /// most `maximumSize` bytes, so a wrong path (a disk image, `/dev/zero`) fails with a
@@ -17,34 +13,20 @@ enum InputFileReading {
         func unreadable(_ reason: String) -> AppInputError {
             AppInputError(.unreadable, file: path, "cannot read: \(reason)")
         }
-        let tooLarge = unreadable("larger than \(maximumSize >> 20) MiB, the most the forge reads from an input file")
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            var info = stat()
-            if code == ENOENT {
-                throw unreadable(lstat(path, &info) == 0 ? "a symbolic link to a file that does not exist" : "no such file")
+        do {
+            guard let bytes = try FileReading.contents(atPath: path, limit: maximumSize) else {
+                throw unreadable("no such file")
             }
-            throw unreadable(FileSystem.reason(code))
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw unreadable(FileSystem.reason()) }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw unreadable("it is a directory, not a file")
-        case S_IFREG where info.st_size > maximumSize: throw tooLarge
-        default: break
-        }
-        // Pipes and devices report no size: the limit is checked while reading too.
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw unreadable(FileSystem.reason()) }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            guard bytes.count <= maximumSize else { throw tooLarge }
+            return bytes
+        } catch let error as FileReadError {
+            if error.reason.hasPrefix("larger than") {
+                throw unreadable("larger than \(maximumSize >> 20) MiB, the most the forge reads from an input file")
+            }
+            throw unreadable(error.reason)
+        } catch let error as AppInputError {
+            throw error
+        } catch {
+            throw unreadable("\(error)")
         }
     }
 }

@@ -24,8 +24,10 @@ public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Reads whole files, telling "nothing there" (nil) from "cannot read it" (an error).
 public enum FileReading {
     /// The bytes of the file at `path`; nil only when no file exists there (`ENOENT`
-    /// and no dangling link). Everything else that stops the read throws.
-    public static func contents(atPath path: String) throws(FileReadError) -> [UInt8]? {
+    /// and no dangling link). Everything else that stops the read throws, and so does
+    /// a file longer than `limit` bytes (checked while reading too: pipes and devices
+    /// report no size).
+    public static func contents(atPath path: String, limit: Int = .max) throws(FileReadError) -> [UInt8]? {
         func failure(_ code: Int32 = errno) -> FileReadError {
             FileReadError(path: path, reason: String(cString: strerror(code)))
         }
@@ -43,6 +45,8 @@ public enum FileReading {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure() }
         if info.st_mode & S_IFMT == S_IFDIR { throw FileReadError(path: path, reason: "is a directory, not a file") }
+        let tooLarge = FileReadError(path: path, reason: "larger than \(limit) bytes, the most read from such a file")
+        if info.st_mode & S_IFMT == S_IFREG && info.st_size > limit { throw tooLarge }
         var bytes: [UInt8] = []
         if info.st_mode & S_IFMT == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -52,6 +56,7 @@ public enum FileReading {
             guard count >= 0 else { throw failure() }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            guard bytes.count <= limit else { throw tooLarge }
         }
     }
 }
