@@ -32,14 +32,28 @@ struct AppOptions: ParsableArguments {
                                valueName: "Production|Sandbox"))
     var environment: AppEnvironment?
 
-    /// Whether any app option was given (the example app otherwise).
-    var isCustom: Bool {
-        bundleID != nil || appVersion != nil || originalVersion != nil || platform != nil || deviceID != nil
-            || environment != nil
-    }
+    @Option(help: ArgumentHelp(
+        "An Xcode StoreKit configuration file (.storekit): the receipts record purchases of its products "
+            + "(each bought, subscriptions renewed, intro offers and trials flagged, one refunded).",
+        valueName: "FILE"))
+    var storekit: String?
 
-    /// The app described by the options over `base`; a bad value exits 65 naming it.
-    func description(over base: AppDescription = .example, context: String) throws -> AppDescription {
+    @Option(help: ArgumentHelp(
+        "A JSON file with the app settings above and an explicit purchase list (Schemas/app.schema.json); flags override it.",
+        valueName: "FILE"))
+    var app: String?
+
+    /// The app described by the options: the example app, then `--app FILE`, then
+    /// `--storekit FILE`, then the flags. A bad value or file exits 65 naming the
+    /// path and the JSON location; nothing is written.
+    func description(context: String) throws -> AppDescription {
+        let base: AppDescription
+        switch fileSettings() {
+        case .success(let app): base = app
+        case .failure(let error):
+            printError("\(context): \(error)")
+            throw ForgeExit.malformedInput.code
+        }
         var device = base.device
         if let deviceID {
             guard let parsed = DeviceIdentifier(text: deviceID) else {
@@ -57,5 +71,15 @@ struct AppOptions: ParsableArguments {
             throw ForgeExit.malformedInput.code
         }
         return app
+    }
+
+    /// The example app with what `--app` and `--storekit` set.
+    func fileSettings() -> Result<AppDescription, AppInputError> {
+        Result { () throws(AppInputError) -> AppDescription in
+            var base = AppDescription.example
+            if let app { base = try AppFile(contentsOfFile: app).apply(to: base) }
+            if let storekit { base.purchases = .catalogue(try StoreKitConfiguration(contentsOfFile: storekit).catalogue) }
+            return base
+        }
     }
 }

@@ -26,7 +26,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     /// `6c:40:08:b5:94:5e` (also with `-` separators).
     public init?(macAddress: String) {
-        let parts = macAddress.split(whereSeparator: { $0 == ":" || $0 == "-" })
+        let parts = macAddress.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "-" })
         guard parts.count == 6, parts.allSatisfy({ $0.count == 2 }), let bytes = hexBytes(parts.joined()) else {
             return nil
         }

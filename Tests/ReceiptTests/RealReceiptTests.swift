@@ -73,6 +73,11 @@ final class RealReceiptTests: XCTestCase {
         XCTAssertNil(DeviceIdentifier(hex: "6c4008b594"))
         XCTAssertNil(DeviceIdentifier(uuidString: "956328D9CC6A-47F4-BE40-6953FB0AB6C7"))
         XCTAssertNil(DeviceIdentifier(macAddress: "6c:40:08:b5:94"))
+        // Empty groups are not a MAC address, though six non-empty ones remain.
+        XCTAssertNil(DeviceIdentifier(macAddress: "6c:40:08:b5:94:5e:"))
+        XCTAssertNil(DeviceIdentifier(macAddress: "6c::40:08:b5:94:5e"))
+        XCTAssertEqual(DeviceIdentifier(text: "6C-40-08-B5-94-5E")?.hex, "6c4008b5945e")
+        XCTAssertNil(DeviceIdentifier(text: "not a device"))
     }
 
     func testIOS6TransactionReceiptsAreRefusedAsNotPKCS7() throws {

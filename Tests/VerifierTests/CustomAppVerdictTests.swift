@@ -1,4 +1,5 @@
 import Foundation
+import FuzzTargets
 import Receipt
 import ReceiptForge
 import ReceiptVerifier
@@ -7,11 +8,16 @@ import XCTest
 /// Fixtures minted for a user's app keep every expected verdict: the reference
 /// verifier, given each case's own inputs, agrees case by case.
 final class CustomAppVerdictTests: XCTestCase {
+    /// Our verdict and OpenSSL's (`PKCS7_verify`, at the creation date) on every case.
     func assertEveryVerdict(_ app: AppDescription, file: StaticString = #filePath, line: UInt = #line) throws {
         for minted in try Forge(app: app).mintAll() {
             let verdict = try Fixtures.verdict(minted)
             XCTAssertEqual(verdict.reason, minted.forgeCase.expected, "\(minted.forgeCase.id): \(verdict.detail)",
                            file: file, line: line)
+            guard let receipt = minted.receipt else { continue }
+            let openSSL = try VerifierDifferential(anchorDER: minted.anchor)
+                .compare(receipt, atSecondsSince1970: Int64(minted.creationDate.timeIntervalSince1970)).openSSL
+            XCTAssertEqual(openSSL, minted.forgeCase.openSSL, "\(minted.forgeCase.id): OpenSSL", file: file, line: line)
         }
     }
 
