@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
         // MARK: Tests
-        // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
+        // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BERTests",
