@@ -83,6 +83,7 @@ let package = Package(
             dependencies: [
                 "BER",
                 "FuzzTargets",
+                "ReceiptForge",
                 "TestSupport",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
@@ -92,7 +93,7 @@ let package = Package(
         .testTarget(name: "ReadmeExampleTests"),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "TestSupport"]),
-        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
+        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),

@@ -70,7 +70,7 @@ final class OpenSSLAgreementTests: XCTestCase {
     /// and concentrated in the certificates and the SignerInfo), truncations, and
     /// certificate sets swapped, reordered, duplicated or replaced.
     func testMutatedReceiptsAgreeWithOpenSSL() throws {
-        var random = SeededGenerator(seed: 0x5EED_F00D)
+        var random = DeterministicRandom(seed: 0x5EED_F00D)
         let cache = SignatureCache()
         let root = try Self.differential(Fixtures.authority.root.certificate)
         let storeKit = try Self.differential(Fixtures.authority.storeKit.certificate)
@@ -96,19 +96,20 @@ final class OpenSSLAgreementTests: XCTestCase {
                 let region: Range<Int>
                 switch round % 3 {
                 case 0: region = 0..<receipt.count
-                case 1: region = certificateRanges.randomElement(using: &random) ?? 0..<receipt.count
+                case 1: region = certificateRanges.isEmpty
+                    ? 0..<receipt.count : certificateRanges[random.int(in: 0..<certificateRanges.count)]
                 default: region = max(0, signerStart)..<receipt.count
                 }
                 var flips: [String] = []
-                for _ in 0..<Int.random(in: 1...3, using: &random) {
-                    let index = Int.random(in: region, using: &random)
-                    mutated[index] ^= UInt8.random(in: 1...255, using: &random)
+                for _ in 0..<random.int(in: 1...3) {
+                    let index = random.int(in: region)
+                    mutated[index] ^= UInt8(random.int(in: 1...255))
                     flips.append("\(index): \(hexString([receipt[index]]))→\(hexString([mutated[index]]))")
                 }
                 check(mutated, differential, "\(id) flip round \(round) [\(flips.joined(separator: ", "))]")
             }
             for _ in 0..<40 {
-                let length = Int.random(in: 0..<receipt.count, using: &random)
+                let length = random.int(in: 0..<receipt.count)
                 check(Array(receipt.prefix(length)), differential, "\(id) truncated to \(length)")
             }
         }
