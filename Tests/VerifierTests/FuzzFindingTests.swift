@@ -3,6 +3,7 @@ import ReceiptForge
 import Foundation
 import FuzzTargets
 import OpenSSLShim
+import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
@@ -98,6 +99,35 @@ final class FuzzFindingTests: XCTestCase {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
         X509Fuzz.fuzzOne(Array(try Data(contentsOf: corpus)))
+    }
+
+    /// verifier-openssl-difference: untrusted-chain/unparseable (the corpus replay, once
+    /// the differential compared the steps at which both sides refuse): a mutation
+    /// retagged the certificates [0] as CRLs [1]. d2i_PKCS7 refuses X.509 certificates
+    /// as CRLs; we kept the CRLs unparsed, found no signer and blamed the chain.
+    /// Receipts carry no CRLs: they are now refused as malformed, before the signer.
+    func testCRLsAreRefusedAsMalformed() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/85344b52603abd92e2e2a7cf966120fabc46b854")
+        let bytes = Array(try Data(contentsOf: corpus))
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(outcome.openSSL, .unparseable)
+        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
+        XCTAssertTrue(outcome.ours.detail.contains("signedData.crls"), outcome.ours.detail)
+        XCTAssertEqual(outcome.agreement, .agree)
+        VerifierFuzz.fuzzOne(bytes)
+        // The valid receipt with its certificates moved into a CRLs field.
+        let receipt = try BERNode.parse(try XCTUnwrap(try Fixtures.minted("valid").receipt), rules: .der)
+        let signedData = node(receipt, at: [1, 0])
+        let certificates = try XCTUnwrap(signedData.children.firstIndex { $0.tag == .context(0) })
+        let moved = replacing(receipt, at: [1, 0, certificates],
+                              with: BERNode(tag: .context(1), value: signedData.children[certificates].value)).derEncoded
+        XCTAssertNotNil(try PKCS7SignedData(bytes: moved).crls)
+        let movedOutcome = differential.compare(moved, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(movedOutcome.ours.reason, .malformed, "\(movedOutcome.ours)")
+        XCTAssertEqual(movedOutcome.agreement, .agree, "OpenSSL: \(movedOutcome.openSSL)")
+        VerifierFuzz.fuzzOne(moved)
     }
 
     /// The node at `path` (child indices from `root`).

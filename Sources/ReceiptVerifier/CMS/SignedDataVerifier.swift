@@ -9,8 +9,9 @@ import Receipt
 ///
 /// Checks run cheap to expensive, like swift-certificates' `CMS.isValidSignature`,
 /// stopping at the first failure:
-/// 1. structure: one SignerInfo, an `id-data` payload, the signer's digest listed
-///    in `digestAlgorithms`;
+/// 1. structure: one SignerInfo, an `id-data` payload, no CRLs (receipts carry none,
+///    and theirs would go unchecked here), the signer's digest listed in
+///    `digestAlgorithms`;
 /// 2. algorithms: digest SHA-1 or SHA-256, signature `rsaEncryption` or the
 ///    `shaNWithRSAEncryption` naming the same hash, parameters absent or NULL;
 /// 3. every certificate parses (strictly: one broken certificate is `malformed`);
@@ -40,6 +41,9 @@ public struct SignedDataVerifier: Sendable {
         }
         guard let payload = signedData.payload else {
             return Verdict(.malformed, "signedData.encapContentInfo has no eContent: the payload is detached")
+        }
+        guard signedData.crls == nil else {
+            return Verdict(.malformed, "signedData.crls is present; a receipt carries no CRLs")
         }
 
         // 2. Algorithms.
