@@ -76,13 +76,14 @@ let package = Package(
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
         // MARK: Tests
-        // Shared by the test targets: locating ../shared/real-receipts, hex helpers.
+        // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BERTests",
             dependencies: [
                 "BER",
                 "FuzzTargets",
+                "ReceiptForge",
                 "TestSupport",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
@@ -90,8 +91,9 @@ let package = Package(
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests"),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "TestSupport"]),
-        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim"]),
+        // FuzzBER: its replayer is run as a built product (ReplayerTests).
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "TestSupport"]),
+        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),

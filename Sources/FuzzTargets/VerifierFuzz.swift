@@ -12,7 +12,9 @@ import ReceiptVerifier
 ///   root as the only anchor, the forge's reference dates);
 /// - `verifier-openssl-difference: <ours>/<theirs>`: our signature-and-chain verdict and
 ///   OpenSSL's `PKCS7_verify` disagree, beyond the documented
-///   `VerifierDifferential.whitelist` (see there: same anchor, same time, no marker policy).
+///   `VerifierDifferential.whitelist` (see there: same anchor, same time, no marker policy):
+///   one accepts what the other refuses, or both refuse at different steps (parse,
+///   signature, chain), e.g. `signature-invalid/chain-invalid`.
 public enum VerifierFuzz {
     static let settings = ForgeSettings()
     static let root = CertificateAuthority.committed.root.certificate

@@ -96,7 +96,8 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         validation = Validation(
             chainValidatedAt: "creationDate", creationDate: receipt.creationDate?.text,
             now: ReceiptDate(secondsSince1970: settings.now).text, expirationDate: receipt.expirationDate?.text,
-            rule: "validate the certificate chain at creationDate; compare expirationDate (attribute 21, VPP) with now")
+            rule: "validate the certificate chain at creationDate; expired when now is at or after expirationDate "
+                + "(attribute 21, VPP; compared to the second)")
         self.trustAnchor = trustAnchor
         self.digest = digest.rawValue
         self.signatureAlgorithm = signatureAlgorithm.shortName ?? signatureAlgorithm.description

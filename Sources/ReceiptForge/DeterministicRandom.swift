@@ -1,9 +1,12 @@
 /// SplitMix64: a tiny, fixed, portable generator, so `--seed` gives the same bytes on
-/// every platform and Swift version (the standard library's generator promises neither).
-struct DeterministicRandom: RandomNumberGenerator {
+/// every platform and Swift version, and a fixed-seed test draws the same inputs
+/// everywhere. The standard library's generators and its `random(in:using:)`,
+/// `shuffled(using:)` and `randomElement(using:)` promise neither, so this is
+/// deliberately no `RandomNumberGenerator`: every draw is the plain arithmetic below.
+public struct DeterministicRandom: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
@@ -18,7 +21,7 @@ struct DeterministicRandom: RandomNumberGenerator {
         self.init(seed: seed ^ hash)
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state = state &+ 0x9e37_79b9_7f4a_7c15
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
@@ -26,13 +29,22 @@ struct DeterministicRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 
+    /// A number in `range`, by plain modulo of one draw (for ranges far below 2^64 the
+    /// bias is negligible: about `range.count / 2^64`).
+    public mutating func int(in range: Range<Int>) -> Int {
+        precondition(!range.isEmpty, "empty range")
+        return range.lowerBound + Int(next() % UInt64(range.count))
+    }
+
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
+        int(in: range.lowerBound..<(range.upperBound + 1))
+    }
+
     /// A decimal string of `digits` digits, no leading zero (Apple's transaction ids).
-    /// Plain modulo (bias of about 2^-60) rather than `Int.random(in:using:)`, whose
-    /// algorithm the standard library does not promise to keep.
     mutating func digits(_ digits: Int) -> String {
         var text = String(1 + next() % 9)
         for _ in 1..<digits { text += String(next() % 10) }

@@ -87,7 +87,9 @@ public struct ForgeCase: Sendable {
         Recipe(environment: "ProductionVPP", expiration: .future))
 
     public static let vppExpired = ForgeCase("vpp-expired", .receiptExpired,
-        "VPP receipt whose attribute 21 expiry is past (after creation, before the reference now): expired",
+        "VPP receipt whose attribute 21 expiry is a day before the reference now (after creation): expired. "
+            + "A receipt is expired from its expiry instant on (expiry equal to now: expired); "
+            + "the forge never mints an expiry within a day of now",
         Recipe(environment: "ProductionVPP", expiration: .past))
 
     public static let signedAfterExpiry = ForgeCase("signed-after-expiry", .certificateExpired, openSSL: .chainInvalid,

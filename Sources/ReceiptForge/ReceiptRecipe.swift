@@ -123,6 +123,8 @@ struct PayloadBuilder {
         case .future:
             attributes.append(.date(F.expirationDate, date(max(ForgeSettings.farFuture, now + 10 * 365 * Self.day))))
         case .past:
+            // A day clear of the boundary (expiry equal to now is expired, but no
+            // fixture should hinge on it).
             attributes.append(.date(F.expirationDate, date(now - Self.day)))
         }
         switch recipe.unknownAttributes {

@@ -1,6 +1,7 @@
 // The fixed-point kernel y = (a .* b >> shift) + c on 2-lane vectors: both paths
 // against a reference built from the test-only 32-bit multiply and shift.
 import BigNum
+import ReceiptForge
 import XCTest
 
 final class MulShiftAddTests: XCTestCase {
@@ -45,7 +46,7 @@ final class MulShiftAddTests: XCTestCase {
     }
 
     func testRandomEverySizeAndShift() {
-        var rng = SeededGenerator(seed: 20)
+        var rng = DeterministicRandom(seed: 20)
         func lanes(_ n: Int) -> [SIMD2<UInt32>] { (0..<n).map { _ in SIMD2(UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next())) } }
         for n in 1...64 {
             let shifts = n <= 4 ? Array(0...(64 * n)) : [0, 1, 31, 32, 33, 32 * n - 1, 32 * n, 32 * n + 1, 64 * n - 1, 64 * n, Int(rng.next() % UInt64(64 * n))]
@@ -56,7 +57,7 @@ final class MulShiftAddTests: XCTestCase {
 
     /// y aliasing a, b or c (all at once too).
     func testInPlace() {
-        var rng = SeededGenerator(seed: 21)
+        var rng = DeterministicRandom(seed: 21)
         for n in [1, 3, 4, 5, 8, 13, 32] {
             let a = (0..<n).map { _ in SIMD2(UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next())) }
             let b = a.reversed().map { $0 &+ 1 }, c = a.map { ~$0 }

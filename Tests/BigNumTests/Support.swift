@@ -1,24 +1,16 @@
-// Test support: the paths under test, a fixed-seed generator, guard-word buffers,
+// Test support: the paths under test, limbs from the fixed-seed generator, guard-word buffers,
 // a test-only reference on 32-bit words (independent of the kernels' algorithms),
 // the OpenSSL oracle on big-endian bytes, and the Corpus/bignum vector reader.
 import BigNum
 import OpenSSLShim
+import ReceiptForge
 import XCTest
 
 /// The paths this run tests: the one BIGNUM_PATH pins, else both.
 let pathsUnderTest: [BigNum.Path] = BigNum.Dispatch.environmentPath.map { [$0] } ?? BigNum.Path.allCases
 
-/// SplitMix64: fixed seeds make every failure reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension DeterministicRandom {
+    /// `n` random 64-bit limbs.
     mutating func limbs(_ n: Int) -> [UInt64] { (0..<n).map { _ in next() } }
 }
 
@@ -257,7 +249,7 @@ enum OpenSSL {
 }
 
 /// A random odd modulus of exactly `bits` bits, as ⌈bits/64⌉ limbs.
-func randomModulus(bits: Int, _ rng: inout SeededGenerator) -> [UInt64] {
+func randomModulus(bits: Int, _ rng: inout DeterministicRandom) -> [UInt64] {
     let n = (bits + 63) / 64
     var m = rng.limbs(n)
     let top = bits - 64 * (n - 1)
@@ -268,7 +260,7 @@ func randomModulus(bits: Int, _ rng: inout SeededGenerator) -> [UInt64] {
 }
 
 /// A random value below m (same limb count): m's top limb halved.
-func randomBelow(_ m: [UInt64], _ rng: inout SeededGenerator) -> [UInt64] {
+func randomBelow(_ m: [UInt64], _ rng: inout DeterministicRandom) -> [UInt64] {
     var x = rng.limbs(m.count)
     x[m.count - 1] = m[m.count - 1] == 0 ? 0 : x[m.count - 1] % m[m.count - 1]
     return x

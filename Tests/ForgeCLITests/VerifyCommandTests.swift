@@ -59,7 +59,8 @@ final class VerifyCommandTests: XCTestCase {
         try FileManager.default.removeItem(at: tree.appendingPathComponent("valid/case.json"))
         let goneCase = try ForgeProcess.run(["verify", "--manifest", manifest.path])
         XCTAssertNotEqual(goneCase.status, 0, goneCase.standardOutput)
-        XCTAssertTrue((goneCase.standardOutput + goneCase.standardError).contains("valid"), goneCase.standardError)
+        // Names the case's file: a bare "valid" would also match "invalid".
+        XCTAssertTrue((goneCase.standardOutput + goneCase.standardError).contains("valid/case.json"), goneCase.standardError)
     }
 
     func testRealReceiptsAreValidAtCreationAndExpiredNow() throws {

@@ -3,6 +3,7 @@ import ReceiptForge
 import Foundation
 import FuzzTargets
 import OpenSSLShim
+import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
@@ -67,24 +68,30 @@ final class FuzzFindingTests: XCTestCase {
     /// x509-openssl-parse-difference (scripts/fuzz x509, second 600 s run): the
     /// StoreKit certificate's "StoreKit" UTF8String retagged as UniversalString; its
     /// units (0x53746F72 …) are no Unicode code points, so d2i_X509 refuses it while
-    /// we only checked the length. Variants of that value, with OpenSSL as the oracle.
+    /// we only checked the length. Variants of that value in the issuer's commonName
+    /// of the committed StoreKit certificate (`Certs/storekit.cer`), re-encoded in
+    /// DER, with OpenSSL as the oracle.
     func testBMPAndUniversalStringValuesMustBeUnicodeScalars() throws {
-        let anchor = try RealReceipts.anchor("anchors/StoreKitTestCertificate.cer")
-        let value: [UInt8] = [0x0C, 0x08] + Array("StoreKit".utf8)
-        let at = try XCTUnwrap(anchor.firstRange(of: value)).lowerBound
-        let variants: [(tag: UInt8, contents: [UInt8], valid: Bool)] = [
-            (0x1C, Array("StoreKit".utf8), false),                          // the finding
-            (0x1C, [0, 0, 0, 0x53, 0, 0x10, 0xFF, 0xFF], true),               // U+0053 U+10FFFF
-            (0x1C, [0, 0, 0, 0x53, 0, 0x11, 0, 0], false),                    // U+110000
-            (0x1C, [0, 0, 0, 0x53, 0, 0, 0xD8, 0], false),                    // a surrogate
-            (0x1E, [0, 0x53, 0, 0x74, 0xFF, 0xFD, 0, 0x41], true),            // "St\u{FFFD}A"
-            (0x1E, [0, 0x53, 0, 0x74, 0xD8, 0, 0, 0x41], false),              // a lone surrogate
+        let anchor = try BERNode.parse(Fixtures.authority.storeKit.certificate, rules: .der)
+        // tbsCertificate.issuer.rdnSequence[0][0]: (type, value)
+        let commonName = [0, 3, 0, 0]
+        XCTAssertEqual(node(anchor, at: commonName + [0]),
+                       BERNode(tag: .objectIdentifier, value: .primitive(OID.commonName.encoded[...])))
+        func withIssuerCommonName(_ tag: UInt32, _ contents: [UInt8]) -> [UInt8] {
+            replacing(anchor, at: commonName + [1], with: BERNode(tag: .universal(tag), value: .primitive(contents[...]))).derEncoded
+        }
+        let variants: [(tag: UInt32, contents: [UInt8], valid: Bool)] = [
+            (12, Array("StoreKit".utf8), true),                         // UTF8String, as committed
+            (28, Array("StoreKit".utf8), false),                        // the finding
+            (28, [0, 0, 0, 0x53, 0, 0x10, 0xFF, 0xFF], true),             // U+0053 U+10FFFF
+            (28, [0, 0, 0, 0x53, 0, 0x11, 0, 0], false),                  // U+110000
+            (28, [0, 0, 0, 0x53, 0, 0, 0xD8, 0], false),                  // a surrogate
+            (30, [0, 0x53, 0, 0x74, 0xFF, 0xFD, 0, 0x41], true),          // "St\u{FFFD}A"
+            (30, [0, 0x53, 0, 0x74, 0xD8, 0, 0, 0x41], false),            // a lone surrogate
         ]
         for variant in variants {
-            var certificate = anchor
-            certificate[at] = variant.tag
-            certificate.replaceSubrange((at + 2)..<(at + 10), with: variant.contents)
-            let label = String(format: "tag 0x%02x ", variant.tag) + variant.contents.map { String(format: "%02x", $0) }.joined()
+            let certificate = withIssuerCommonName(variant.tag, variant.contents)
+            let label = "tag \(variant.tag) " + hexString(variant.contents)
             XCTAssertEqual((try? Certificate(certificate, rules: .der)) != nil, variant.valid, "ours: \(label)")
             XCTAssertEqual(Self.openSSLParses(certificate), variant.valid, "d2i_X509: \(label)")
             X509Fuzz.fuzzOne(certificate)
@@ -92,5 +99,47 @@ final class FuzzFindingTests: XCTestCase {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
         X509Fuzz.fuzzOne(Array(try Data(contentsOf: corpus)))
+    }
+
+    /// verifier-openssl-difference: untrusted-chain/unparseable (the corpus replay, once
+    /// the differential compared the steps at which both sides refuse): a mutation
+    /// retagged the certificates [0] as CRLs [1]. d2i_PKCS7 refuses X.509 certificates
+    /// as CRLs; we kept the CRLs unparsed, found no signer and blamed the chain.
+    /// Receipts carry no CRLs: they are now refused as malformed, before the signer.
+    func testCRLsAreRefusedAsMalformed() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/85344b52603abd92e2e2a7cf966120fabc46b854")
+        let bytes = Array(try Data(contentsOf: corpus))
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(outcome.openSSL, .unparseable)
+        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
+        XCTAssertTrue(outcome.ours.detail.contains("signedData.crls"), outcome.ours.detail)
+        XCTAssertEqual(outcome.agreement, .agree)
+        VerifierFuzz.fuzzOne(bytes)
+        // The valid receipt with its certificates moved into a CRLs field.
+        let receipt = try BERNode.parse(try XCTUnwrap(try Fixtures.minted("valid").receipt), rules: .der)
+        let signedData = node(receipt, at: [1, 0])
+        let certificates = try XCTUnwrap(signedData.children.firstIndex { $0.tag == .context(0) })
+        let moved = replacing(receipt, at: [1, 0, certificates],
+                              with: BERNode(tag: .context(1), value: signedData.children[certificates].value)).derEncoded
+        XCTAssertNotNil(try PKCS7SignedData(bytes: moved).crls)
+        let movedOutcome = differential.compare(moved, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(movedOutcome.ours.reason, .malformed, "\(movedOutcome.ours)")
+        XCTAssertEqual(movedOutcome.agreement, .agree, "OpenSSL: \(movedOutcome.openSSL)")
+        VerifierFuzz.fuzzOne(moved)
+    }
+
+    /// The node at `path` (child indices from `root`).
+    func node(_ root: BERNode, at path: [Int]) -> BERNode {
+        path.reduce(root) { $0.children[$1] }
+    }
+
+    /// `root` with the node at `path` replaced.
+    func replacing(_ root: BERNode, at path: [Int], with replacement: BERNode) -> BERNode {
+        guard let index = path.first else { return replacement }
+        var children = root.children
+        children[index] = replacing(children[index], at: Array(path.dropFirst()), with: replacement)
+        return BERNode(tag: root.tag, value: .constructed(children))
     }
 }

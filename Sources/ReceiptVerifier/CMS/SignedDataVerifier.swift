@@ -9,8 +9,9 @@ import Receipt
 ///
 /// Checks run cheap to expensive, like swift-certificates' `CMS.isValidSignature`,
 /// stopping at the first failure:
-/// 1. structure: one SignerInfo, an `id-data` payload, the signer's digest listed
-///    in `digestAlgorithms`;
+/// 1. structure: one SignerInfo, an `id-data` payload, no CRLs (receipts carry none,
+///    and theirs would go unchecked here), the signer's digest listed in
+///    `digestAlgorithms`;
 /// 2. algorithms: digest SHA-1 or SHA-256, signature `rsaEncryption` or the
 ///    `shaNWithRSAEncryption` naming the same hash, parameters absent or NULL;
 /// 3. every certificate parses (strictly: one broken certificate is `malformed`);
@@ -27,9 +28,31 @@ public struct SignedDataVerifier: Sendable {
         self.chainVerifier = chainVerifier
     }
 
+    /// The step of `verify` that decided: the signature (steps 1-6, up to and including
+    /// the signer's RSA signature) or the chain (step 7). OpenSSL's `PKCS7_verify` also
+    /// checks the signature before the chain; the differential tests compare the two.
+    public enum Step: Sendable {
+        case signature
+        case chain
+    }
+
     /// Verifies `signedData` with its chain evaluated at `time`. On success the
     /// verdict carries the chain (signer first); `receipt` is never set here.
     public func verify(_ signedData: PKCS7SignedData, at time: ASN1Time, cache: SignatureCache? = nil) -> Verdict {
+        var step = Step.signature
+        return verify(signedData, at: time, cache: cache, reaching: &step)
+    }
+
+    /// `verify`, and the step that gave its verdict (`.chain` for a valid one).
+    public func verifyReportingStep(_ signedData: PKCS7SignedData, at time: ASN1Time,
+                                    cache: SignatureCache? = nil) -> (verdict: Verdict, step: Step) {
+        var step = Step.signature
+        let verdict = verify(signedData, at: time, cache: cache, reaching: &step)
+        return (verdict, step)
+    }
+
+    private func verify(_ signedData: PKCS7SignedData, at time: ASN1Time, cache: SignatureCache?,
+                        reaching step: inout Step) -> Verdict {
         // 1. Structure.
         guard signedData.signerInfos.count == 1 else {
             return Verdict(.malformed, "signedData.signerInfos holds \(signedData.signerInfos.count) signers; a receipt has exactly one")
@@ -40,6 +63,9 @@ public struct SignedDataVerifier: Sendable {
         }
         guard let payload = signedData.payload else {
             return Verdict(.malformed, "signedData.encapContentInfo has no eContent: the payload is detached")
+        }
+        guard signedData.crls == nil else {
+            return Verdict(.malformed, "signedData.crls is present; a receipt carries no CRLs")
         }
 
         // 2. Algorithms.
@@ -104,6 +130,7 @@ public struct SignedDataVerifier: Sendable {
         }
 
         // 7. The chain, last.
+        step = .chain
         var others = certificates
         others.remove(at: signerIndex)
         let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)

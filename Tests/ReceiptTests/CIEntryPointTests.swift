@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `.ci/run` sets `CI=true` itself, so the real-receipt tests fail rather than skip in
+/// CI (`RealReceipts.requireDirectory`) even where the runner does not set `CI`.
+final class CIEntryPointTests: XCTestCase {
+    /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`,
+    /// `dpkg` and `pkg-config` first on `PATH`: the stand-in `swift` reports the
+    /// environment the real one would have run the tests in.
+    func testCIRunExportsCIBeforeRunningTheTests() throws {
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("ci-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: bin) }
+        let stubs = [
+            "swift": "#!/bin/sh\necho \"swift $* with CI=${CI-unset}\"\n",
+            "dpkg": "#!/bin/sh\nexit 0\n",
+            "pkg-config": "#!/bin/sh\nexit 0\n",
+        ]
+        for (name, script) in stubs {
+            let url = bin.appendingPathComponent(name)
+            try Data(script.utf8).write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = nil
+        environment["PATH"] = bin.path + ":/usr/bin:/bin"
+
+        let run = try ChildProcess.run(ChildProcess.packageRoot.appendingPathComponent(".ci/run"), [],
+                                       environment: environment)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertEqual(run.standardOutput, "swift test with CI=true\n", run.standardError)
+    }
+}
