@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptForge
+import TestSupport
 import XCTest
 
 /// `Schemas/app.schema.json` and `AppFile` describe the same format: the same fields,
@@ -143,19 +144,9 @@ final class AppSchemaTests: XCTestCase {
         print("".join("1" if validator.is_valid(document) else "0" for document in json.load(sys.stdin)))
         """
 
-    /// Skips without `python3` and `jsonschema`, except under CI (`CI` set), where it
-    /// fails: a CI run must not pass by checking nothing (as `RealReceipts` does).
     private func requirePythonJSONSchema() throws {
-        if (try? runPython("import jsonschema", arguments: [], input: Data())) != nil { return }
-        let message = "python3 with the jsonschema package is not available"
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            XCTFail(message + "; CI is set, so this is a failure")
-            throw PythonUnavailable()
-        }
-        throw XCTSkip(message)
+        try PythonOracle.require(module: "jsonschema")
     }
-
-    private struct PythonUnavailable: Error {}
 
     private struct PythonFailed: Error, CustomStringConvertible {
         let status: Int32
@@ -165,8 +156,8 @@ final class AppSchemaTests: XCTestCase {
 
     private func runPython(_ script: String, arguments: [String], input: Data) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
+        process.executableURL = PythonOracle.executable
+        process.arguments = PythonOracle.arguments(["-c", script] + arguments)
         let standardInput = Pipe(), standardOutput = Pipe(), standardError = Pipe()
         process.standardInput = standardInput
         process.standardOutput = standardOutput
