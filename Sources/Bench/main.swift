@@ -10,6 +10,7 @@ let usage = """
       forge    time `forge --all`; receipts signed per second vs OpenSSL PKCS7_sign
       verify   receipts verified per second, ours (with/without the signature cache) vs OpenSSL PKCS7_verify
       bignum   BigNum kernels, scalar vs SIMD (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m
+      check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,6 +23,8 @@ case "verify":
     runVerifierBench(Array(arguments.dropFirst()))
 case "bignum":
     runBigNumBench(Array(arguments.dropFirst()))
+case "check":
+    runCheckBench(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)

@@ -43,6 +43,12 @@ struct AppOptions: ParsableArguments {
         valueName: "FILE"))
     var app: String?
 
+    /// Whether any of these options was given.
+    var isGiven: Bool {
+        bundleID != nil || appVersion != nil || originalVersion != nil || platform != nil || deviceID != nil
+            || environment != nil || storekit != nil || app != nil
+    }
+
     /// The app described by the options: the example app, then `--app FILE`, then
     /// `--storekit FILE`, then the flags. A bad value or file exits 65 naming the
     /// path and the JSON location; nothing is written.

@@ -37,18 +37,50 @@ public enum ManifestVerifier {
         }
     }
 
-    /// Verifies every case of the tree whose `manifest.json` is at `url`.
-    public static func verify(manifestAt url: URL) throws(Failure) -> [Row] {
+    /// One case of a fixture tree, its `case.json` decoded and its paths resolved
+    /// (every path checked to stay inside the tree).
+    public struct TreeCase: Sendable {
+        public let id: String
+        public let expected: CaseDescription.Expected
+        public let description: CaseDescription
+        public let caseFile: URL
+        /// The receipt's path; for `missing`, where it would be (nothing is there).
+        public let receipt: URL
+        public let receiptBase64: URL
+        /// The DER trust anchor, and its PEM twin beside it.
+        public let anchor: URL
+        public let anchorPEM: URL
+    }
+
+    /// Every case of the tree whose `manifest.json` is at `url`, in manifest order.
+    public static func cases(inManifestAt url: URL) throws(Failure) -> [TreeCase] {
         let directory = url.deletingLastPathComponent()
         let manifest: ForgeManifest = try decode(url)
-        var rows: [Row] = []
+        var cases: [TreeCase] = []
         for entry in manifest.cases {
             try requireInsideTree(entry.caseFile, "caseFile", of: entry.id, in: url.path)
             let caseURL = directory.appendingPathComponent(entry.caseFile)
             let description: CaseDescription = try decode(caseURL)
             try requireInsideTree(description.trustAnchor, "trustAnchor", of: entry.id, in: caseURL.path)
-            if let receipt = description.receipt { try requireInsideTree(receipt, "receipt", of: entry.id, in: caseURL.path) }
-            let anchorURL = directory.appendingPathComponent(description.trustAnchor)
+            for (field, path) in [("receipt", description.receipt), ("receiptBase64", description.receiptBase64)] {
+                if let path { try requireInsideTree(path, field, of: entry.id, in: caseURL.path) }
+            }
+            let anchor = directory.appendingPathComponent(description.trustAnchor)
+            cases.append(TreeCase(
+                id: entry.id, expected: entry.expected, description: description, caseFile: caseURL,
+                receipt: directory.appendingPathComponent(description.receipt ?? "\(entry.id)/receipt"),
+                receiptBase64: directory.appendingPathComponent(description.receiptBase64 ?? "\(entry.id)/receipt.b64"),
+                anchor: anchor, anchorPEM: anchor.deletingPathExtension().appendingPathExtension("pem")))
+        }
+        return cases
+    }
+
+    /// Verifies every case of the tree whose `manifest.json` is at `url`.
+    public static func verify(manifestAt url: URL) throws(Failure) -> [Row] {
+        var rows: [Row] = []
+        for treeCase in try cases(inManifestAt: url) {
+            let (entry, description, caseURL) = (treeCase, treeCase.description, treeCase.caseFile)
+            let anchorURL = treeCase.anchor
             let anchor: Certificate
             do {
                 anchor = try Certificate(try read(anchorURL))
@@ -66,10 +98,9 @@ public enum ManifestVerifier {
             let options = ReceiptValidator.Options(bundleIdentifier: description.app.bundleId,
                                                    appVersion: description.app.version, device: .identifier(device))
             let validator = ReceiptValidator(anchors: [anchor], options: options)
-            let receiptURL = directory.appendingPathComponent(description.receipt ?? "\(entry.id)/receipt")
             let verdict: Verdict
             do {
-                verdict = try validator.validate(fileAt: receiptURL, now: Date(timeIntervalSince1970: TimeInterval(now.secondsSince1970)))
+                verdict = try validator.validate(fileAt: treeCase.receipt, now: Date(timeIntervalSince1970: TimeInterval(now.secondsSince1970)))
             } catch {
                 throw .unreadable(path: error.path, reason: "case '\(entry.id)': \(error.reason)")
             }
@@ -114,7 +145,7 @@ public enum ManifestVerifier {
     }
 
     /// A decoding error as `$.cases[3].expected: …`.
-    static func jsonLocation(of error: DecodingError) -> String {
+    public static func jsonLocation(of error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.reduce("$") { text, key in
                 key.intValue.map { "\(text)[\($0)]" } ?? "\(text).\(key.stringValue)"
