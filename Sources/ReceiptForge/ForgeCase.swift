@@ -2,7 +2,7 @@ import BER
 import Receipt
 
 /// The platform the app under test runs on: decides the device identifier's form.
-public enum Platform: String, Sendable, Codable {
+public enum Platform: String, Sendable, Codable, CaseIterable {
     /// iOS/iPadOS/tvOS: `identifierForVendor`, 16 bytes.
     case ios
     /// macOS: the MAC address of the primary built-in interface, 6 bytes.
@@ -13,7 +13,7 @@ public enum Platform: String, Sendable, Codable {
 /// case's trust anchor, purpose any) is expected to say about a case's file. It knows
 /// nothing of Apple's rules (bundle, device hash, marker extensions, algorithms
 /// allowed), so for those cases it says `verified`.
-public enum OpenSSLOutcome: String, Sendable, Codable {
+public enum OpenSSLOutcome: String, Sendable, Codable, CaseIterable {
     case verified
     case signatureInvalid = "signature-invalid"
     case chainInvalid = "chain-invalid"
