@@ -120,9 +120,14 @@ struct MintCommand: ParsableCommand {
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List every case with its expected verdict and a one-line description.")
+        abstract: "List every case with its expected verdict, importance, tags and a one-line description.",
+        discussion: """
+            Importance: critical (a validator that gets it wrong accepts a forged or stolen receipt), \
+            high (it rejects a genuine receipt users hold), low (strictness).
+            Tags: \(ForgeCase.Tag.allCases.map(\.rawValue).joined(separator: ", ")).
+            """)
 
-    @Flag(help: "Print JSON: [{id, expected: {verdict, reason}, description}].")
+    @Flag(help: "Print JSON: [{id, expected: {verdict, reason}, importance, tags, description}].")
     var json = false
 
     func run() throws {
@@ -130,18 +135,23 @@ struct ListCommand: ParsableCommand {
             struct Row: Encodable {
                 let id: String
                 let expected: CaseDescription.Expected
+                let importance: ForgeCase.Importance
+                let tags: [ForgeCase.Tag]
                 let description: String
             }
             let rows = ForgeCase.catalogue.map {
-                Row(id: $0.id, expected: CaseDescription.Expected($0.expected),
-                    description: $0.summary)
+                Row(id: $0.id, expected: CaseDescription.Expected($0.expected), importance: $0.importance,
+                    tags: $0.tags, description: $0.summary)
             }
             print(String(decoding: try forgeJSON(rows), as: UTF8.self), terminator: "")
             return
         }
-        for forgeCase in ForgeCase.catalogue {
+        let tags = ForgeCase.catalogue.map { $0.tags.map(\.rawValue).joined(separator: ",") }
+        let tagsWidth = tags.map(\.count).max() ?? 0
+        for (forgeCase, tags) in zip(ForgeCase.catalogue, tags) {
             let verdict = forgeCase.expected == .valid ? "valid" : "invalid \(forgeCase.expected.rawValue)"
-            print("\(pad(forgeCase.id, 22)) \(pad(verdict, 30)) \(forgeCase.summary)")
+            print("\(pad(forgeCase.id, 22)) \(pad(verdict, 30)) \(pad(forgeCase.importance.rawValue, 8)) "
+                + "\(pad(tags, tagsWidth)) \(forgeCase.summary)")
         }
     }
 }

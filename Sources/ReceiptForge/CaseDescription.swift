@@ -58,6 +58,12 @@ public struct CaseDescription: Codable, Sendable, Hashable {
     public var id: String
     public var description: String
     public var expected: Expected
+    /// What a validator must get right here (`ForgeCase.Tag`). Nil only in trees written
+    /// before tags existed.
+    public var tags: [ForgeCase.Tag]?
+    /// What it costs a validator to get this case wrong. Nil only in trees written before
+    /// importance existed.
+    public var importance: ForgeCase.Importance?
     /// `NAME/receipt` (binary) and `NAME/receipt.b64`, or nil for `missing`.
     public var receipt: String?
     public var receiptBase64: String?
@@ -81,6 +87,8 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         id = forgeCase.id
         description = forgeCase.summary
         expected = Expected(forgeCase.expected)
+        tags = forgeCase.tags
+        importance = forgeCase.importance
         self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
         receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
         receiptSHA256 = file.map { lowercaseHex(messageDigest($0, .sha256)) }
@@ -121,6 +129,9 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         public var id: String
         public var description: String
         public var expected: CaseDescription.Expected
+        /// As in `case.json`; nil only in manifests written before they existed.
+        public var tags: [ForgeCase.Tag]?
+        public var importance: ForgeCase.Importance?
         /// `NAME/receipt`, or nil for `missing`.
         public var receipt: String?
         public var caseFile: String
@@ -187,7 +198,8 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         reasons = VerdictReason.allCases
         self.cases = cases.map { minted in
             Entry(id: minted.forgeCase.id, description: minted.forgeCase.summary,
-                  expected: minted.description.expected, receipt: minted.description.receipt,
+                  expected: minted.description.expected, tags: minted.forgeCase.tags,
+                  importance: minted.forgeCase.importance, receipt: minted.description.receipt,
                   caseFile: "\(minted.forgeCase.id)/case.json")
         }
     }

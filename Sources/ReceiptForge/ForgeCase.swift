@@ -2,7 +2,7 @@ import BER
 import Receipt
 
 /// The platform the app under test runs on: decides the device identifier's form.
-public enum Platform: String, Sendable, Codable {
+public enum Platform: String, Sendable, Codable, CaseIterable {
     /// iOS/iPadOS/tvOS: `identifierForVendor`, 16 bytes.
     case ios
     /// macOS: the MAC address of the primary built-in interface, 6 bytes.
@@ -13,7 +13,7 @@ public enum Platform: String, Sendable, Codable {
 /// case's trust anchor, purpose any) is expected to say about a case's file. It knows
 /// nothing of Apple's rules (bundle, device hash, marker extensions, algorithms
 /// allowed), so for those cases it says `verified`.
-public enum OpenSSLOutcome: String, Sendable, Codable {
+public enum OpenSSLOutcome: String, Sendable, Codable, CaseIterable {
     case verified
     case signatureInvalid = "signature-invalid"
     case chainInvalid = "chain-invalid"
@@ -29,14 +29,20 @@ public struct ForgeCase: Sendable {
     /// One line: what the receipt is and why a validator must say what it should.
     public let summary: String
     public let expected: VerdictReason
+    /// What it costs a validator to get this case wrong.
+    public let importance: Importance
+    /// What a validator must get right to reach the expected verdict, in `Tag.allCases` order.
+    public let tags: [Tag]
     public let openSSL: OpenSSLOutcome
     let recipe: Recipe
 
-    init(_ id: String, _ expected: VerdictReason, openSSL: OpenSSLOutcome = .verified, _ summary: String,
-         _ recipe: Recipe = Recipe()) {
+    init(_ id: String, _ expected: VerdictReason, _ importance: Importance, _ tags: Set<Tag>,
+         openSSL: OpenSSLOutcome = .verified, _ summary: String, _ recipe: Recipe = Recipe()) {
         self.id = id
         self.summary = summary
         self.expected = expected
+        self.importance = importance
+        self.tags = Tag.allCases.filter(tags.contains)
         self.openSSL = openSSL
         self.recipe = recipe
     }
@@ -61,140 +67,148 @@ public struct ForgeCase: Sendable {
 
     // MARK: The cases
 
-    public static let valid = ForgeCase("valid", .valid,
+    public static let valid = ForgeCase("valid", .valid, .high, [.baseline],
         "App Store receipt, everything right: SHA-256, iOS device, 3 in-app purchases",
         Recipe())
 
-    public static let expiredCert = ForgeCase("expired-cert", .valid,
+    public static let expiredCert = ForgeCase("expired-cert", .valid, .high, [.chain, .creationDateRule],
         "the leaf certificate expired before today but covered the receipt creation date: valid, "
             + "because Apple validates the chain at the creation date; a validator that checks 'now' wrongly rejects it",
         Recipe(chain: .leafExpiredAfterCreation))
 
-    public static let wrongBundle = ForgeCase("wrong-bundle", .bundleMismatch,
+    public static let wrongBundle = ForgeCase("wrong-bundle", .bundleMismatch, .critical, [.bundle],
         "a genuine receipt of another app (bundle id com.example.otherapp), device hash consistent",
         Recipe(wrongBundle: true))
 
-    public static let copiedDevice = ForgeCase("copied-device", .deviceHashMismatch,
+    public static let copiedDevice = ForgeCase("copied-device", .deviceHashMismatch, .critical, [.deviceHash],
         "a receipt copied from another device: attribute 5 hashes another identifierForVendor",
         Recipe(hashForAnotherDevice: true))
 
-    public static let missing = ForgeCase("missing", .missing, openSSL: .noFile,
+    public static let missing = ForgeCase("missing", .missing, .critical, [.noFile], openSSL: .noFile,
         "no receipt file at all: the app must refresh it (iOS) or exit with 173 (macOS)",
         Recipe(damage: .noFile))
 
-    public static let vpp = ForgeCase("vpp", .valid,
+    public static let vpp = ForgeCase("vpp", .valid, .high, [.vpp, .dates],
         "Volume Purchase Program receipt (environment ProductionVPP) whose attribute 21 expiry lies after 2090",
         Recipe(environment: "ProductionVPP", expiration: .future))
 
-    public static let vppExpired = ForgeCase("vpp-expired", .receiptExpired,
+    public static let vppExpired = ForgeCase("vpp-expired", .receiptExpired, .critical, [.vpp, .dates],
         "VPP receipt whose attribute 21 expiry is a day before the reference now (after creation): expired. "
             + "A receipt is expired from its expiry instant on (expiry equal to now: expired); "
             + "the forge never mints an expiry within a day of now",
         Recipe(environment: "ProductionVPP", expiration: .past))
 
-    public static let signedAfterExpiry = ForgeCase("signed-after-expiry", .certificateExpired, openSSL: .chainInvalid,
+    public static let signedAfterExpiry = ForgeCase("signed-after-expiry", .certificateExpired, .critical,
+        [.chain, .creationDateRule], openSSL: .chainInvalid,
         "created after the leaf certificate expired: invalid even though the chain is Apple-shaped",
         Recipe(chain: .leafExpiredBeforeCreation))
 
-    public static let tamperedPayload = ForgeCase("tampered-payload", .signatureInvalid, openSSL: .signatureInvalid,
+    public static let tamperedPayload = ForgeCase("tampered-payload", .signatureInvalid, .critical, [.signature],
+        openSSL: .signatureInvalid,
         "one payload byte changed after signing (inside attribute 6): structure fine, signature not",
         Recipe(damage: .tamperPayload))
 
-    public static let tamperedSignature = ForgeCase("tampered-signature", .signatureInvalid, openSSL: .signatureInvalid,
+    public static let tamperedSignature = ForgeCase("tampered-signature", .signatureInvalid, .critical, [.signature],
+        openSSL: .signatureInvalid,
         "the last byte of the RSA signature flipped",
         Recipe(damage: .tamperSignature))
 
-    public static let untrustedRoot = ForgeCase("untrusted-root", .untrustedChain, openSSL: .chainInvalid,
+    public static let untrustedRoot = ForgeCase("untrusted-root", .untrustedChain, .critical, [.chain],
+        openSSL: .chainInvalid,
         "an Apple-shaped chain that ends in an unrelated root: the anchor passed in must actually be used",
         Recipe(chain: .unrelatedRoot))
 
-    public static let missingIntermediate = ForgeCase("missing-intermediate", .untrustedChain, openSSL: .chainInvalid,
+    public static let missingIntermediate = ForgeCase("missing-intermediate", .untrustedChain, .critical, [.chain],
+        openSSL: .chainInvalid,
         "certificates leaf and root only: the chain cannot be built",
         Recipe(chain: .withoutIntermediate))
 
-    public static let wrongVersion = ForgeCase("wrong-version", .versionMismatch,
+    public static let wrongVersion = ForgeCase("wrong-version", .versionMismatch, .low, [.version],
         "the receipt is for another version of the app (41 when the app is 42; the last number one lower)",
         Recipe(wrongVersion: true))
 
-    public static let sha1Legacy = ForgeCase("sha1-legacy", .valid,
+    public static let sha1Legacy = ForgeCase("sha1-legacy", .valid, .high, [.digest, .sha1],
         "SHA-1 digest, as every App Store receipt before February 2023",
         Recipe(digest: .sha1))
 
-    public static let xcodeStorekit = ForgeCase("xcode-storekit", .valid,
+    public static let xcodeStorekit = ForgeCase("xcode-storekit", .valid, .low, [.xcode, .ber, .signature, .dates],
         "Xcode StoreKit-testing receipt: BER indefinite lengths, constructed OCTET STRING, one self-signed "
             + "certificate (anchor Certs/storekit.cer), sha256WithRSAEncryption, +0100 dates, 8-byte opaque",
         Recipe(style: .xcode))
 
-    public static let macosDevice = ForgeCase("macos-device", .valid,
+    public static let macosDevice = ForgeCase("macos-device", .valid, .high, [.deviceHash, .macos],
         "Mac App Store receipt: device identifier is a 6-byte MAC address",
         Recipe(platform: .macos))
 
-    public static let manyIAPs = ForgeCase("many-iaps", .valid,
+    public static let manyIAPs = ForgeCase("many-iaps", .valid, .high, [.payload, .largeReceipt, .inApp],
         "180 in-app purchase records, payload over 64 KiB (3-byte lengths)",
         Recipe(purchases: .many(180)))
 
-    public static let subscriptions = ForgeCase("subscriptions", .valid,
+    public static let subscriptions = ForgeCase("subscriptions", .valid, .high, [.inApp, .dates],
         "auto-renewable subscriptions: expired, active, cancelled (1712 set), trial (1713) and intro offer (1719)",
         Recipe(purchases: .subscriptions))
 
-    public static let fractionalDates = ForgeCase("fractional-dates", .valid,
+    public static let fractionalDates = ForgeCase("fractional-dates", .valid, .high, [.dates],
         "dates with fractional seconds (.SSSZ) and +hhmm/-hhmm offsets, empty dates for absent ones",
         Recipe(dateStyle: .fractionalAndOffsets))
 
-    public static let unknownAttributes = ForgeCase("unknown-attributes", .valid,
+    public static let unknownAttributes = ForgeCase("unknown-attributes", .valid, .high, [.payload, .unknownAttributes],
         "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
         Recipe(unknownAttributes: .ordinary))
 
-    public static let hugeAttributeTypes = ForgeCase("huge-attribute-types", .valid,
+    public static let hugeAttributeTypes = ForgeCase("huge-attribute-types", .valid, .low,
+        [.payload, .unknownAttributes, .integers],
         "attribute type numbers beyond 31 bits (2^47-1, 2^31, Int64.min) and negative: Apple says ignore "
             + "unknown types, so a validator that refuses or truncates them is wrong",
         Recipe(unknownAttributes: .huge))
 
-    public static let malformedPayload = ForgeCase("malformed-payload", .malformed,
+    public static let malformedPayload = ForgeCase("malformed-payload", .malformed, .low, [.payload],
         "correctly signed, but the payload is a truncated SET (its length runs past the end)",
         Recipe(damage: .malformedPayload))
 
-    public static let truncated = ForgeCase("truncated", .malformed, openSSL: .unparseable,
+    public static let truncated = ForgeCase("truncated", .malformed, .critical, [.container], openSSL: .unparseable,
         "the valid receipt cut to two thirds of its length",
         Recipe(damage: .truncate))
 
-    public static let notPKCS7 = ForgeCase("not-pkcs7", .malformed, openSSL: .unparseable,
+    public static let notPKCS7 = ForgeCase("not-pkcs7", .malformed, .critical, [.container], openSSL: .unparseable,
         "an iOS 6 style plist transaction receipt where the PKCS#7 app receipt should be",
         Recipe(damage: .plist))
 
-    public static let sandbox = ForgeCase("sandbox", .valid,
+    public static let sandbox = ForgeCase("sandbox", .valid, .high, [.sandbox, .dates],
         "sandbox receipt: environment ProductionSandbox, app item id 0, empty attribute 8, original version 1.0",
         Recipe(environment: "ProductionSandbox"))
 
-    public static let certsReversed = ForgeCase("certs-reversed", .valid,
+    public static let certsReversed = ForgeCase("certs-reversed", .valid, .high, [.container, .chain],
         "certificates in the order root, intermediate, leaf: find the signer by issuer and serial, not by position",
         Recipe(chain: .reversed))
 
-    public static let sha256SignatureOID = ForgeCase("sha256-signature-oid", .valid,
+    public static let sha256SignatureOID = ForgeCase("sha256-signature-oid", .valid, .low, [.signature],
         "signerInfo signature algorithm sha256WithRSAEncryption (as in Xcode receipts) instead of rsaEncryption",
         Recipe(signatureAlgorithm: .sha256WithRSAEncryption))
 
-    public static let nestedOctetString = ForgeCase("nested-octet-string", .valid,
+    public static let nestedOctetString = ForgeCase("nested-octet-string", .valid, .low, [.container, .ber],
         "App Store chain, BER indefinite lengths, payload in nested constructed OCTET STRINGs",
         Recipe(layout: .berNestedOctetString))
 
-    public static let largeIntegers = ForgeCase("large-integers", .valid,
+    public static let largeIntegers = ForgeCase("large-integers", .valid, .high, [.integers, .inApp],
         "64-bit integers at their limits: app item id and web order line item id 2^63-1",
         Recipe(purchases: .largeIntegers))
 
-    public static let sha512Digest = ForgeCase("sha512-digest", .unsupportedAlgorithm,
+    public static let sha512Digest = ForgeCase("sha512-digest", .unsupportedAlgorithm, .low, [.digest, .strictPolicy],
         "correctly signed with SHA-512, which receipts never use: refuse it as unsupported (OpenSSL accepts it)",
         Recipe(digest: .sha512))
 
-    public static let leafWithoutMarker = ForgeCase("leaf-without-marker", .untrustedChain,
+    public static let leafWithoutMarker = ForgeCase("leaf-without-marker", .untrustedChain, .critical,
+        [.chain, .strictPolicy],
         "the signing certificate lacks Apple's marker extension 1.2.840.113635.100.6.11.1 (OpenSSL accepts it)",
         Recipe(chain: .leafWithoutMarker))
 
-    public static let trailingData = ForgeCase("trailing-data", .malformed,
+    public static let trailingData = ForgeCase("trailing-data", .malformed, .low, [.container, .strictPolicy],
         "valid receipt followed by 16 bytes of garbage: strict parsers refuse trailing data (OpenSSL ignores it)",
         Recipe(damage: .trailingData))
 
-    public static let offsetCreationDate = ForgeCase("offset-creation-date", .valid,
+    public static let offsetCreationDate = ForgeCase("offset-creation-date", .valid, .low,
+        [.chain, .creationDateRule, .dates],
         "the leaf expired after the receipt was created, and attribute 12 is written with a +0930 offset: "
             + "valid at the creation date; a validator that cannot parse the offset and falls back to 'now' wrongly rejects it",
         Recipe(dateStyle: .offsetCreationDate, chain: .leafExpiredAfterCreation))

@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+
+/// Python's `jsonschema` (draft 2020-12) as an independent judge of the JSON files the
+/// forge writes: `Schemas/*.schema.json` against real output. Skips (or, with `CI`
+/// set, fails) like `PythonOracle` when the module is missing.
+public enum JSONSchemaOracle {
+    /// `Schemas/NAME.schema.json` in the package.
+    public static func schemaURL(_ name: String) -> URL {
+        ChildProcess.packageRoot.appendingPathComponent("Schemas/\(name).schema.json")
+    }
+
+    /// What the schema at `schema` finds wrong with each document, in order: an empty
+    /// list for a document it accepts. Documents travel as written (a round trip through
+    /// `JSONSerialization` would turn 64-bit integers into doubles). The schema itself
+    /// is checked against the draft 2020-12 metaschema first.
+    public static func errors(in documents: [String], schema: URL) throws -> [[String]] {
+        try PythonOracle.require(module: "jsonschema")
+        let input = Data(("[" + documents.joined(separator: ",\n") + "]").utf8)
+        let output = try runPython(script, arguments: [schema.path], input: input)
+        let decoded = try JSONSerialization.jsonObject(with: output) as? [[String]]
+        guard let decoded, decoded.count == documents.count else {
+            throw PythonFailed(status: 0, standardError: "unexpected output: " + String(decoding: output, as: UTF8.self))
+        }
+        return decoded
+    }
+
+    private static let script = """
+        import json, sys
+        from jsonschema import Draft202012Validator
+        schema = json.load(open(sys.argv[1]))
+        Draft202012Validator.check_schema(schema)
+        validator = Draft202012Validator(schema)
+        def where(error):
+            return "/" + "/".join(str(part) for part in error.absolute_path)
+        print(json.dumps([[where(e) + ": " + e.message[:300] for e in validator.iter_errors(document)]
+                          for document in json.load(sys.stdin)]))
+        """
+
+    private struct PythonFailed: Error, CustomStringConvertible {
+        let status: Int32
+        let standardError: String
+        var description: String { "python3 exited with \(status): \(standardError)" }
+    }
+
+    private static func runPython(_ script: String, arguments: [String], input: Data) throws -> Data {
+        let result = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", script] + arguments),
+                                          input: input)
+        guard result.status == 0 else { throw PythonFailed(status: result.status, standardError: result.standardError) }
+        return Data(result.standardOutput.utf8)
+    }
+}
