@@ -15,39 +15,53 @@ struct CheckRunner {
     /// A progress line on standard error, rewritten in place (a terminal only).
     let progress: Bool
 
-    /// Results in the cases' order. Throws when the command cannot be started.
-    func run() throws -> [CheckResult] {
+    /// What the workers share, behind one lock.
+    final class Shared: @unchecked Sendable {
         let lock = NSLock()
         var next = 0
         var done = 0
-        var results = [CheckResult?](repeating: nil, count: cases.count)
+        var results: [CheckResult?]
         var startFailure: HarnessProcess.StartFailure?
+
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        func withLock<T>(_ body: (Shared) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(self)
+        }
+    }
+
+    /// Results in the cases' order. Throws when the command cannot be started.
+    func run() throws -> [CheckResult] {
+        let shared = Shared(count: cases.count)
         let group = DispatchGroup()
         let environment = ProcessInfo.processInfo.environment
         for _ in 0..<min(jobs, cases.count) {
             group.enter()
-            let worker = Thread {
+            let worker = Thread { [self] in
                 defer { group.leave() }
                 while true {
-                    lock.lock()
-                    guard startFailure == nil, next < cases.count else { lock.unlock(); return }
-                    let index = next
-                    next += 1
-                    lock.unlock()
+                    let claimed: Int? = shared.withLock { state in
+                        guard state.startFailure == nil, state.next < cases.count else { return nil }
+                        state.next += 1
+                        return state.next - 1
+                    }
+                    guard let index = claimed else { return }
                     let treeCase = cases[index]
-                    do {
+                    do throws(HarnessProcess.StartFailure) {
                         let result = try check(treeCase, environment: environment)
-                        lock.lock()
-                        results[index] = result
-                        done += 1
-                        if progress {
-                            FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(cases.count)] \(treeCase.id)".utf8))
+                        shared.withLock { state in
+                            state.results[index] = result
+                            state.done += 1
+                            if progress {
+                                FileHandle.standardError.write(Data("\r\u{1B}[K[\(state.done)/\(cases.count)] \(treeCase.id)".utf8))
+                            }
                         }
-                        lock.unlock()
                     } catch {
-                        lock.lock()
-                        if startFailure == nil { startFailure = error }
-                        lock.unlock()
+                        shared.withLock { state in
+                            if state.startFailure == nil { state.startFailure = error }
+                        }
                     }
                 }
             }
@@ -56,8 +70,8 @@ struct CheckRunner {
         }
         group.wait()
         if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if let startFailure { throw startFailure }
-        return results.map { $0! }
+        if let startFailure = shared.startFailure { throw startFailure }
+        return shared.results.map { $0! }
     }
 
     /// One case: the validator's run, its answer and the outcome.
