@@ -89,8 +89,9 @@ final class CaseTagTests: XCTestCase {
                 XCTAssertTrue(strict, "\(minted.id): invalid by a rule OpenSSL does not apply")
             }
         }
-        XCTAssertEqual(Set(ForgeCase.catalogue.filter { $0.tags.contains(.strictPolicy) }.map(\.id)),
-                       ["sha512-digest", "leaf-without-marker", "trailing-data"])
+        // The three issue 12 names; more digest cases may join them.
+        let strict = Set(ForgeCase.catalogue.filter { $0.tags.contains(.strictPolicy) }.map(\.id))
+        XCTAssertTrue(strict.isSuperset(of: ["sha512-digest", "leaf-without-marker", "trailing-data"]), "\(strict)")
     }
 
     private func isPlainUTC(_ date: String) -> Bool {
