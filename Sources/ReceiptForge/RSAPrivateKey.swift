@@ -1,4 +1,5 @@
 import OpenSSLShim
+import Receipt
 
 /// An RSA private key held by OpenSSL. Signing is RSASSA-PKCS1-v1_5, which is
 /// deterministic: the same key and message always give the same signature, so forged
@@ -58,7 +59,7 @@ public final class RSAPrivateKey: @unchecked Sendable {
         var out = [UInt8](repeating: 0, count: 1024)
         var length = 0
         let ok = message.withUnsafeBufferPointer { buffer in
-            rf_key_sign(handle, Int32(digest.bits), buffer.baseAddress, buffer.count, &out, out.count, &length)
+            rf_key_sign(handle, Int32(digest.openSSLBits), buffer.baseAddress, buffer.count, &out, out.count, &length)
         }
         guard ok == 1 else { throw Failure.openSSL("RSA signing failed") }
         return Array(out[..<length])
@@ -68,28 +69,15 @@ public final class RSAPrivateKey: @unchecked Sendable {
     public var openSSLHandle: UnsafeMutableRawPointer { handle }
 }
 
-/// The digests receipts are signed with (SHA-512 only for the unsupported-algorithm case).
-public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
-    case sha1
-    case sha256
-    case sha512
-
-    public var bits: Int {
+extension DigestAlgorithm {
+    /// How the shim names a digest: its length in bits (0: not available there).
+    var openSSLBits: Int {
         switch self {
+        case .md5: return 0
         case .sha1: return 160
         case .sha256: return 256
+        case .sha384: return 384
         case .sha512: return 512
         }
     }
 }
-
-/// The digest of `message` computed by OpenSSL.
-public func messageDigest(_ message: [UInt8], _ algorithm: DigestAlgorithm) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: 64)
-    var length = 0
-    let ok = message.withUnsafeBufferPointer { rf_digest(Int32(algorithm.bits), $0.baseAddress, $0.count, &out, &length) }
-    precondition(ok == 1, "OpenSSL digest failed")
-    return Array(out[..<length])
-}
-
-func sha1(_ message: [UInt8]) -> [UInt8] { messageDigest(message, .sha1) }

@@ -139,20 +139,20 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// The SignerInfo's digest algorithm, or the verdict refusing it.
-    static func digestAlgorithm(_ identifier: Receipt.AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
-        guard let algorithm = DigestAlgorithm(oid: identifier.oid) else {
+    static func digestAlgorithm(_ identifier: AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
+        guard let algorithm = DigestAlgorithm(oid: identifier.oid), DigestAlgorithm.acceptedInReceipts.contains(algorithm) else {
             return .failure(VerdictFailure(.unsupportedAlgorithm,
                                            "signerInfos[0].digestAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
                                                + "is not sha1 or sha256"))
         }
-        guard hasAbsentOrNullParameters(identifier) else {
+        guard identifier.hasAbsentOrNullParameters else {
             return .failure(VerdictFailure(.malformed, "signerInfos[0].digestAlgorithm parameters must be absent or NULL"))
         }
         return .success(algorithm)
     }
 
     /// Nil if the SignerInfo's signature algorithm is RSA PKCS#1 v1.5 consistent with `digest`.
-    static func checkSignatureAlgorithm(_ identifier: Receipt.AlgorithmIdentifier, digest: DigestAlgorithm) -> Verdict? {
+    static func checkSignatureAlgorithm(_ identifier: AlgorithmIdentifier, digest: DigestAlgorithm) -> Verdict? {
         guard let algorithm = SignatureAlgorithm(oid: identifier.oid) else {
             return Verdict(.unsupportedAlgorithm,
                            "signerInfos[0].signatureAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
@@ -162,14 +162,10 @@ public struct SignedDataVerifier: Sendable {
             return Verdict(.unsupportedAlgorithm,
                            "signerInfos[0].signatureAlgorithm \(algorithm.rawValue) names \(named.rawValue), the digest algorithm is \(digest.rawValue)")
         }
-        guard hasAbsentOrNullParameters(identifier) else {
+        guard identifier.hasAbsentOrNullParameters else {
             return Verdict(.malformed, "signerInfos[0].signatureAlgorithm parameters must be absent or NULL")
         }
         return nil
-    }
-
-    static func hasAbsentOrNullParameters(_ identifier: Receipt.AlgorithmIdentifier) -> Bool {
-        identifier.parameters == nil || identifier.parameters == [0x05, 0x00]
     }
 
     /// The index of the certificate `identifier` names: issuer matching (canonical form,
