@@ -30,7 +30,7 @@ public struct DistinguishedName: Hashable, Sendable {
 }
 
 /// What a certificate says; `build(signedBy:)` encodes the TBSCertificate with
-/// `BERWriter` and has OpenSSL sign it (sha256WithRSAEncryption).
+/// `BERWriter` and signs it with the issuer's `RSAPrivateKey` (sha256WithRSAEncryption).
 public struct CertificateTemplate: Sendable {
     public enum Role: Sendable {
         /// A root CA: basicConstraints CA:TRUE, keyUsage keyCertSign+cRLSign (both critical).
@@ -142,7 +142,7 @@ func keyIdentifier(_ subjectPublicKeyInfo: [UInt8]) -> [UInt8] {
         _ = try spki.readElement(.sequence)
         return try spki.readBitString()
     }
-    precondition(key != nil, "a SubjectPublicKeyInfo from OpenSSL must parse")
+    precondition(key != nil, "a SubjectPublicKeyInfo of an RSAPrivateKey must parse")
     return DigestAlgorithm.sha1.digest(Array(key!.bytes))
 }
 
