@@ -134,7 +134,10 @@ public struct SignedDataVerifier: Sendable {
         var others = certificates
         others.remove(at: signerIndex)
         let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)
-        guard chain.isValid else { return Verdict(chain.reason, "chain at \(time): \(chain.detail)") }
+        guard chain.isValid else {
+            let detail = "chain at \(time): \(chain.detail)"
+            return chain.chainFailure.map { Verdict($0, detail) } ?? Verdict(chain.reason, detail)
+        }
         return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
     }
 
@@ -195,7 +198,7 @@ public struct SignedDataVerifier: Sendable {
             }
             let index = certificates.firstIndex { hasSerial($0) && $0.issuer.matches(issuer) }
             guard let index else {
-                return .failure(VerdictFailure(.untrustedChain,
+                return .failure(VerdictFailure(.signerNotFound,
                                                "no certificate in the receipt is the signer named by signerInfos[0].sid "
                                                    + "(issuer \(issuer), serial \(lowercaseHex(serial)))"))
             }
@@ -208,4 +211,5 @@ public struct SignedDataVerifier: Sendable {
 struct VerdictFailure: Error {
     let verdict: Verdict
     init(_ reason: VerdictReason, _ detail: String) { verdict = Verdict(reason, detail) }
+    init(_ chainFailure: ChainFailure, _ detail: String) { verdict = Verdict(chainFailure, detail) }
 }
