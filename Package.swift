@@ -3,14 +3,16 @@
 // Receipt Forge: one module per layer.
 //
 //   BER ─▶ Receipt ─▶ ReceiptVerifier ◀─ BigNum
-//    │        │              │
-//    └────────┴──▶ ReceiptForge ◀───┘   (ReceiptForge signs with OpenSSL via OpenSSLShim)
-//                    │
+//    │        │              │             │
+//    └────────┴─────────┬────┴─────────────┘
+//                       ▼
+//                 ReceiptForge   (signs with BigNum: RSA-CRT)
+//                       │
 //               ForgeCLI (`forge`)   Bench (`scripts/bench`)   Fuzz* (`scripts/fuzz`)
 //
-// The verifier stack (BER, Receipt, BigNum, ReceiptVerifier) never links OpenSSL;
-// OpenSSL is the forge's signer and the independent oracle in tests, benchmarks
-// and differential fuzzing.
+// No library links OpenSSL: the forge signs with BigNum (digests and `forge ca` key
+// generation from swift-crypto). OpenSSL (libssl-dev) is only the independent oracle
+// in tests, benchmarks and differential fuzzing.
 import PackageDescription
 
 let package = Package(
@@ -41,10 +43,13 @@ let package = Package(
             name: "Receipt",
             dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "ReceiptForge", dependencies: ["BER", "Receipt", "ReceiptVerifier", "OpenSSLShim"]),
+        .target(
+            name: "ReceiptForge",
+            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
 
-        // MARK: OpenSSL (forge signer + test/bench/fuzz oracle)
+        // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",

@@ -14,7 +14,9 @@
 // path everywhere so a whole test suite can run on it.
 //
 // The verifier's entry point is `MontgomeryContext`: build it once per RSA key from
-// the modulus bytes, then call `power(_:exponent:)` per signature.
+// the modulus bytes, then call `power(_:exponent:)` per signature. The forge's RSA
+// private-key operation (CRT) adds `reduce`, `add`, `subtract` and `multiply` modulo
+// the same context (ModularArithmetic.swift).
 
 /// Namespace of the module. See the file comment of BigNum.swift for the layout.
 public enum BigNum {

@@ -223,7 +223,7 @@ extension BigNum {
         }
 
         /// x < m, for x of limbCount limbs.
-        private func lessThanModulus(_ x: UnsafeBufferPointer<UInt64>) -> Bool {
+        func lessThanModulus(_ x: UnsafeBufferPointer<UInt64>) -> Bool {
             for i in stride(from: limbCount - 1, through: 0, by: -1) where x[i] != modulus[i] {
                 return x[i] < modulus[i]
             }

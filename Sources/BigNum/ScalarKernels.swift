@@ -139,7 +139,9 @@ extension BigNum.Kernels.Scalar {
     /// accumulator — each product added in one `ColumnAccumulator.add`, nothing
     /// stored between products — and the quotient digit q_k is chosen when column k
     /// is complete, which zeroes it; columns n ..< 2n are the result.
-    /// Lengths: x, y, m, z all of count n ≥ 1. `m` odd, x < m, y < m,
+    /// Lengths: x, y, m, z all of count n ≥ 1. `m` odd, x < m, y < m — or, more
+    /// generally, x·y < 2^(64·n)·m, which keeps the sum before the final subtraction
+    /// below 2m (`MontgomeryContext.reduce` multiplies chunks x < 2^(64·n) by y < m);
     /// `m0inv` == −m[0]^(−1) mod 2^64 (`montgomeryInverse(m[0])`). Result z < m.
     /// z may alias x and/or y.
     public static func montgomeryMultiply(

@@ -21,7 +21,9 @@ struct VerifyCommand: ParsableCommand {
             RECEIPT may be binary, base64 or PEM (`-` reads standard input). Only a RECEIPT path where \
             nothing exists gets the verdict `missing`; one that exists but cannot be read (a directory, a \
             permission or read error) is exit \(ForgeExit.ioError.rawValue) with the system's reason. The verdict is printed as `valid` or `invalid (REASON): DETAIL`; \
-            REASON is one of: \(VerdictReason.allCases.map(\.rawValue).joined(separator: ", ")).
+            REASON is one of: \(VerdictReason.allCases.map(\.rawValue).joined(separator: ", ")). With --json, a \
+            refused chain also has a stable `code` saying which rule refused it: \
+            \(ChainFailure.allCases.map(\.rawValue).joined(separator: ", ")).
 
             DATE values are RFC 3339 (2026-06-01T00:00:00Z, also with .SSS or +hhmm) or seconds since 1970.
 
@@ -76,7 +78,7 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .customLong("no-marker-check"), help: "Do not require Apple's marker extensions (1.2.840.113635.100.6.11.1 on the signer, .6.2.1 on its issuer).")
     var noMarkerCheck = false
 
-    @Flag(help: "Print JSON: {verdict, reason, detail, chain, receipt} (receipt: the decoded payload, or null).")
+    @Flag(help: "Print JSON: {verdict, reason, code, detail, chain, receipt} (code: why the chain was refused, or null; receipt: the decoded payload, or null).")
     var json = false
 
     @Option(help: ArgumentHelp("Verify every case of a forge tree (`forge --all --out DIR`) with the inputs in its case.json files, and print a table of case, expected and got.",
@@ -144,7 +146,7 @@ struct VerifyCommand: ParsableCommand {
         }
         if json {
             let receiptJSON = verdict.receipt != nil ? bytes.flatMap { try? ReceiptDump(bytes: $0).receipt } : nil
-            let output = VerdictOutput(verdict: verdict.verdict, reason: verdict.reason, detail: verdict.detail,
+            let output = VerdictOutput(verdict: verdict.verdict, reason: verdict.reason, code: verdict.chainFailure, detail: verdict.detail,
                                        chain: verdict.chain.map(\.subject.description), receipt: receiptJSON)
             print(String(decoding: try forgeJSON(output), as: UTF8.self), terminator: "")
         } else {
@@ -156,6 +158,7 @@ struct VerifyCommand: ParsableCommand {
     struct VerdictOutput: Encodable {
         let verdict: String
         let reason: VerdictReason
+        let code: ChainFailure?
         let detail: String
         let chain: [String]
         let receipt: ReceiptDump.Receipt?
@@ -164,12 +167,13 @@ struct VerifyCommand: ParsableCommand {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(verdict, forKey: .verdict)
             try container.encode(reason, forKey: .reason)
+            try container.encode(code, forKey: .code)  // null unless the chain was refused
             try container.encode(detail, forKey: .detail)
             try container.encode(chain, forKey: .chain)
             try container.encode(receipt, forKey: .receipt)  // null when not decoded
         }
 
-        enum CodingKeys: String, CodingKey { case verdict, reason, detail, chain, receipt }
+        enum CodingKeys: String, CodingKey { case verdict, reason, code, detail, chain, receipt }
     }
 
     // MARK: --manifest

@@ -1,5 +1,4 @@
 #include "shim_forge.h"
-#include <string.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -12,6 +11,7 @@
 
 static const EVP_MD *digest_for_bits(int bits) {
     switch (bits) {
+    case 128: return EVP_md5();
     case 160: return EVP_sha1();
     case 256: return EVP_sha256();
     case 384: return EVP_sha384();
@@ -31,22 +31,6 @@ static EVP_PKEY *read_key(const char *pem, size_t len) {
 static X509 *read_cert(const uint8_t *der, size_t len) {
     const unsigned char *p = der;
     return d2i_X509(NULL, &p, (long)len);
-}
-
-int rf_rsa_generate_pem(int bits, char *out, size_t out_cap, size_t *out_len) {
-    EVP_PKEY *key = EVP_RSA_gen((unsigned int)bits);
-    if (!key) return 0;
-    BIO *bio = BIO_new(BIO_s_mem());
-    int ok = bio && PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL);
-    if (ok) {
-        char *data = NULL;
-        long n = BIO_get_mem_data(bio, &data);
-        ok = n > 0 && (size_t)n <= out_cap;
-        if (ok) { memcpy(out, data, (size_t)n); *out_len = (size_t)n; }
-    }
-    BIO_free(bio);
-    EVP_PKEY_free(key);
-    return ok;
 }
 
 void *rf_key_load_pem(const char *key_pem, size_t key_pem_len) {
@@ -152,24 +136,4 @@ done:
     BIO_free(data);
     sk_X509_free(chain);  // the handles stay the caller's
     return ok;
-}
-
-int rf_digest(int digest_bits, const uint8_t *message, size_t message_len, uint8_t *out, size_t *out_len) {
-    const EVP_MD *md = digest_for_bits(digest_bits);
-    unsigned int length = 0;
-    if (!md || EVP_Digest(message, message_len, out, &length, md, NULL) != 1) return 0;
-    *out_len = length;
-    return 1;
-}
-
-void rf_forge_last_error(char *out, size_t out_cap) {
-    if (out_cap == 0) return;
-    unsigned long code = ERR_get_error();
-    if (code == 0) {
-        strncpy(out, "no OpenSSL error", out_cap - 1);
-        out[out_cap - 1] = 0;
-    } else {
-        ERR_error_string_n(code, out, out_cap);
-    }
-    ERR_clear_error();
 }

@@ -1,25 +1,5 @@
 import BER
 
-/// `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`.
-public struct AlgorithmIdentifier: Hashable, Sendable {
-    public var oid: OID
-    /// The raw parameters element (usually NULL), or nil when absent.
-    public var parameters: [UInt8]?
-
-    public init(oid: OID, parameters: [UInt8]? = [0x05, 0x00]) {
-        self.oid = oid
-        self.parameters = parameters
-    }
-
-    static func read(_ reader: inout BERReader) throws(BERError) -> AlgorithmIdentifier {
-        try reader.readSequence { (fields: inout BERReader) throws(BERError) -> AlgorithmIdentifier in
-            let oid = try withBERPath("algorithm") { () throws(BERError) in try fields.readObjectIdentifier() }
-            let parameters = fields.isAtEnd ? nil : Array(try fields.readElement().encodedBytes)
-            return AlgorithmIdentifier(oid: oid, parameters: parameters)
-        }
-    }
-}
-
 /// How a SignerInfo names its certificate.
 public enum SignerIdentifier: Hashable, Sendable {
     /// `IssuerAndSerialNumber` (version 1, what receipts use): the issuer's raw `Name`
@@ -188,7 +168,7 @@ public struct PKCS7SignedData: Hashable, Sendable {
                 while !set.isAtEnd {
                     let index = algorithms.count
                     algorithms.append(try withBERPath("[\(index)]") { () throws(BERError) in
-                        try AlgorithmIdentifier.read(&set)
+                        try set.readAlgorithmIdentifier()
                     })
                 }
                 return algorithms
@@ -264,7 +244,7 @@ public struct PKCS7SignedData: Hashable, Sendable {
                 }
             }
             let digestAlgorithm = try withBERPath("digestAlgorithm") { () throws(BERError) in
-                try AlgorithmIdentifier.read(&fields)
+                try fields.readAlgorithmIdentifier()
             }
             var signedAttributes: [UInt8]?
             if try fields.peekTag() == .context(0) {
@@ -273,7 +253,7 @@ public struct PKCS7SignedData: Hashable, Sendable {
                 }
             }
             let signatureAlgorithm = try withBERPath("signatureAlgorithm") { () throws(BERError) in
-                try AlgorithmIdentifier.read(&fields)
+                try fields.readAlgorithmIdentifier()
             }
             let signature = try withBERPath("signature") { () throws(BERError) in Array(try fields.readOctetString()) }
             var unsignedAttributes: [UInt8]?

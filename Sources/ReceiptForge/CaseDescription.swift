@@ -91,7 +91,7 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         importance = forgeCase.importance
         self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
         receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
-        receiptSHA256 = file.map { lowercaseHex(messageDigest($0, .sha256)) }
+        receiptSHA256 = file.map { lowercaseHex(DigestAlgorithm.sha256.digest($0)) }
         var productIds: [String] = []
         for purchase in receipt.inAppPurchases {
             if let id = purchase.productIdentifier, !productIds.contains(id) { productIds.append(id) }

@@ -188,10 +188,13 @@ public struct CertificateAuthority: Sendable {
         func identity(_ stem: String) throws -> SigningIdentity {
             guard let certificate = files["\(stem).pem"].flatMap(pemBody) ?? files["\(stem).cer"],
                   let keyFile = files["\(stem).key.pem"] else {
-                throw RSAPrivateKey.Failure(description: "missing \(stem).pem or \(stem).key.pem")
+                throw RSAPrivateKey.Failure(.missingFile, "missing \(stem).pem or \(stem).key.pem")
             }
-            return SigningIdentity(certificate: certificate,
-                                   key: try RSAPrivateKey(pem: String(decoding: keyFile, as: UTF8.self)))
+            do {
+                return SigningIdentity(certificate: certificate, key: try RSAPrivateKey(pem: String(decoding: keyFile, as: UTF8.self)))
+            } catch {
+                throw RSAPrivateKey.Failure(error.code, "\(stem).key.pem: \(error.description)")
+            }
         }
         self.init(root: try identity("root"), intermediate: try identity("intermediate"), leaf: try identity("leaf"),
                   unrelatedRoot: try identity("unrelated-root"), storeKit: try identity("storekit"))

@@ -30,7 +30,7 @@ public struct DistinguishedName: Hashable, Sendable {
 }
 
 /// What a certificate says; `build(signedBy:)` encodes the TBSCertificate with
-/// `BERWriter` and has OpenSSL sign it (sha256WithRSAEncryption).
+/// `BERWriter` and signs it with the issuer's `RSAPrivateKey` (sha256WithRSAEncryption).
 public struct CertificateTemplate: Sendable {
     public enum Role: Sendable {
         /// A root CA: basicConstraints CA:TRUE, keyUsage keyCertSign+cRLSign (both critical).
@@ -75,7 +75,7 @@ public struct CertificateTemplate: Sendable {
         tbs.appendSequence { t in
             t.appendConstructed(.context(0)) { $0.appendInteger(2) }
             t.appendUnsignedInteger(magnitude: bigEndian(serialNumber))
-            t.appendAlgorithm(signatureAlgorithm)
+            t.appendAlgorithmIdentifier(signatureAlgorithm)
             t.appendEncoded(issuer.encoded)
             t.appendSequence { validity in
                 validity.appendTime(notBefore)
@@ -123,7 +123,7 @@ public struct CertificateTemplate: Sendable {
         var certificate = BERWriter()
         certificate.appendSequence { c in
             c.appendEncoded(tbs.bytes)
-            c.appendAlgorithm(signatureAlgorithm)
+            c.appendAlgorithmIdentifier(signatureAlgorithm)
             c.appendBitString(BitString(bytes: signature[...]))
         }
         return certificate.bytes
@@ -142,8 +142,8 @@ func keyIdentifier(_ subjectPublicKeyInfo: [UInt8]) -> [UInt8] {
         _ = try spki.readElement(.sequence)
         return try spki.readBitString()
     }
-    precondition(key != nil, "a SubjectPublicKeyInfo from OpenSSL must parse")
-    return sha1(Array(key!.bytes))
+    precondition(key != nil, "a SubjectPublicKeyInfo of an RSAPrivateKey must parse")
+    return DigestAlgorithm.sha1.digest(Array(key!.bytes))
 }
 
 func bigEndian(_ value: UInt64) -> [UInt8] {
@@ -151,13 +151,6 @@ func bigEndian(_ value: UInt64) -> [UInt8] {
 }
 
 extension BERWriter {
-    mutating func appendAlgorithm(_ algorithm: AlgorithmIdentifier) {
-        appendSequence { a in
-            a.appendObjectIdentifier(algorithm.oid)
-            if let parameters = algorithm.parameters { a.appendEncoded(parameters) }
-        }
-    }
-
     mutating func appendExtension(_ oid: OID, critical: Bool, _ value: (inout BERWriter) -> Void) {
         appendSequence { e in
             e.appendObjectIdentifier(oid)

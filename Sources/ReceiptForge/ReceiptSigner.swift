@@ -36,14 +36,6 @@ public struct ReceiptSigner: Sendable {
         self.layout = layout
     }
 
-    public var digestOID: OID {
-        switch digest {
-        case .sha1: return .sha1
-        case .sha256: return .sha256
-        case .sha512: return "2.16.840.1.101.3.4.2.3"
-        }
-    }
-
     /// The signed receipt file for `payload`.
     public func sign(_ payload: [UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8] {
         let signature = try signer.key.sign(payload, digest: digest)
@@ -55,14 +47,14 @@ public struct ReceiptSigner: Sendable {
         let signerCertificate = signer.summary
         let indefinite = layout != .definite
         let outerForm: BERWriter.LengthForm = indefinite ? .indefinite : .minimal
-        let digestAlgorithm = AlgorithmIdentifier(oid: digestOID)
+        let digestAlgorithm = AlgorithmIdentifier(oid: digest.oid)
         var writer = BERWriter()
         writer.appendSequence(lengthForm: outerForm) { contentInfo in
             contentInfo.appendObjectIdentifier(.pkcs7SignedData)
             contentInfo.appendConstructed(.context(0), lengthForm: outerForm) { explicit in
                 explicit.appendSequence(lengthForm: outerForm) { signedData in
                     signedData.appendInteger(1)
-                    signedData.appendConstructed(.set) { $0.appendAlgorithm(digestAlgorithm) }
+                    signedData.appendConstructed(.set) { $0.appendAlgorithmIdentifier(digestAlgorithm) }
                     signedData.appendSequence(lengthForm: outerForm) { encap in
                         encap.appendObjectIdentifier(.pkcs7Data)
                         encap.appendConstructed(.context(0), lengthForm: outerForm) { content in
@@ -79,8 +71,8 @@ public struct ReceiptSigner: Sendable {
                                 sid.appendEncoded(signerCertificate.issuer)
                                 sid.appendUnsignedInteger(magnitude: signerCertificate.serialNumber)
                             }
-                            info.appendAlgorithm(digestAlgorithm)
-                            info.appendAlgorithm(AlgorithmIdentifier(oid: signatureAlgorithm))
+                            info.appendAlgorithmIdentifier(digestAlgorithm)
+                            info.appendAlgorithmIdentifier(AlgorithmIdentifier(oid: signatureAlgorithm))
                             info.appendOctetString(signature)
                         }
                     }

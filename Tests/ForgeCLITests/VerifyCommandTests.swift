@@ -105,11 +105,21 @@ final class VerifyCommandTests: XCTestCase {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(object["verdict"] as? String, "invalid")
         XCTAssertEqual(object["reason"] as? String, "version-mismatch")
+        XCTAssertTrue(object["code"] is NSNull, "no chain failure: code is null")
         XCTAssertTrue((object["detail"] as? String ?? "").contains("\"41\""))
         let receipt = try XCTUnwrap(object["receipt"] as? [String: Any])
         XCTAssertEqual(receipt["bundleId"] as? String, "com.example.receiptforge")
         XCTAssertEqual(receipt["appVersion"] as? String, "41")
         XCTAssertEqual((object["chain"] as? [String])?.count, 3)
+
+        // A refused chain: the stable code says which rule refused it.
+        let untrusted = try ForgeProcess.run(["verify", tree.appendingPathComponent("missing-intermediate/receipt").path,
+                                              "--root", tree.appendingPathComponent("Certs/root.cer").path,
+                                              "--bundle-id", "com.example.receiptforge", "--no-device-check", "--json"])
+        XCTAssertEqual(untrusted.status, 1)
+        let refused = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(untrusted.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(refused["reason"] as? String, "untrusted-chain")
+        XCTAssertEqual(refused["code"] as? String, "missing-issuer")
     }
 
     func testMissingMalformedAndIOS6Receipts() throws {

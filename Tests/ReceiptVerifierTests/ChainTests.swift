@@ -17,19 +17,21 @@ final class ChainTests: XCTestCase {
         var xcodeOnly = false
         var reason: VerdictReason
         var index: Int?
+        var code: ChainFailure? = nil
     }
 
     static let realCases: [RealCase] = [
         RealCase(name: "at the creation date", reason: .valid),
         RealCase(name: "with Apple's marker policy", policies: ChainVerifier.defaultPolicies + [AppleReceiptMarkersPolicy()],
                  appStoreOnly: true, reason: .valid),
-        RealCase(name: "in 2099", time: ASN1Time(year: 2099, month: 1, day: 1), reason: .certificateExpired, index: 0),
-        RealCase(name: "in 2001", time: ASN1Time(year: 2001, month: 1, day: 1), reason: .certificateExpired, index: 0),
+        RealCase(name: "in 2099", time: ASN1Time(year: 2099, month: 1, day: 1), reason: .certificateExpired, index: 0, code: .expired),
+        RealCase(name: "in 2001", time: ASN1Time(year: 2001, month: 1, day: 1), reason: .certificateExpired, index: 0, code: .notYetValid),
         RealCase(name: "StoreKit anchor for an App Store receipt", anchor: "StoreKitTestCertificate.cer",
-                 appStoreOnly: true, reason: .untrustedChain, index: 2),
+                 appStoreOnly: true, reason: .untrustedChain, index: 2, code: .untrustedRoot),
         RealCase(name: "Apple anchor for an Xcode receipt", anchor: "AppleIncRootCertificate.cer",
-                 xcodeOnly: true, reason: .untrustedChain, index: 0),
-        RealCase(name: "intermediate removed", dropIntermediates: true, appStoreOnly: true, reason: .untrustedChain, index: 0),
+                 xcodeOnly: true, reason: .untrustedChain, index: 0, code: .untrustedRoot),
+        RealCase(name: "intermediate removed", dropIntermediates: true, appStoreOnly: true, reason: .untrustedChain, index: 0,
+                 code: .missingIssuer),
     ]
 
     func testRealChains() throws {
@@ -48,6 +50,7 @@ final class ChainTests: XCTestCase {
                 let label = "\(chain.name), \(item.name): \(verdict)"
                 XCTAssertEqual(verdict.reason, item.reason, label)
                 XCTAssertEqual(verdict.certificateIndex, item.index, label)
+                XCTAssertEqual(verdict.chainFailure, item.code, label)
                 if item.reason == .valid {
                     XCTAssertEqual(verdict.chain.count, isAppStore ? 3 : 1, label)
                     XCTAssertEqual(verdict.chain.last?.fingerprint, try Certificate(anchor).fingerprint, label)
@@ -139,6 +142,7 @@ final class ChainTests: XCTestCase {
         var policies = ChainVerifier.defaultPolicies
         var reason: VerdictReason
         var index: Int?
+        var code: ChainFailure? = nil
         var chainLength: Int? = nil
     }
 
@@ -174,6 +178,17 @@ final class ChainTests: XCTestCase {
         let loopA = CertificateSpec.authority("Loop A", issuer: "Loop B", key: .intermediate).encoded(signedBy: .other)
         let loopB = CertificateSpec.authority("Loop B", issuer: "Loop A", key: .other).encoded(signedBy: .intermediate)
         let loopLeaf = makeLeaf(signedBy: .intermediate) { $0.issuer = nameDER(cn: "Loop A") }
+        // 101 CAs, each issued by the next, alternating two keys: every signature
+        // verifies, but reaching the end takes more RSA checks than one verification may spend.
+        let ladder: [[UInt8]] = (1...ChainVerifier.maximumSignatureChecks + 1).map { i in
+            CertificateSpec.authority("Ladder \(i)", issuer: "Ladder \(i + 1)", key: i % 2 == 0 ? .root : .intermediate)
+                .encoded(signedBy: i % 2 == 0 ? .intermediate : .root)
+        }
+        let ladderLeaf = makeLeaf(signedBy: .intermediate) { $0.issuer = nameDER(cn: "Ladder 1") }
+        let markedLeaf = makeLeaf {
+            $0.extensions = [basicConstraints(ca: false), keyUsage(.digitalSignature),
+                             `extension`(.appleReceiptSigningMarker, value: [0x05, 0x00])]
+        }
         let canonicalIntermediate = makeIntermediate {
             $0.subject = nameDER([(.countryName, "us"), (.organizationName, "  forge   TEST "), (.commonName, "forge test INTERMEDIATE")], utf8: true)
         }
@@ -191,18 +206,18 @@ final class ChainTests: XCTestCase {
                           reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "intermediate not a CA", anchors: [root],
                           signer: leaf, pool: [makeIntermediate { $0.extensions = [basicConstraints(ca: false), keyUsage(.keyCertSign)] }],
-                          reason: .untrustedChain, index: 1),
+                          reason: .untrustedChain, index: 1, code: .notCertificateAuthority),
             SyntheticCase(name: "intermediate without basicConstraints", anchors: [root],
                           signer: leaf, pool: [makeIntermediate { $0.extensions = [keyUsage(.keyCertSign)] }],
-                          reason: .untrustedChain, index: 1),
+                          reason: .untrustedChain, index: 1, code: .notCertificateAuthority),
             SyntheticCase(name: "intermediate without keyCertSign", anchors: [root],
                           signer: leaf, pool: [makeIntermediate { $0.extensions = [basicConstraints(ca: true), keyUsage(.digitalSignature)] }],
-                          reason: .untrustedChain, index: 1),
+                          reason: .untrustedChain, index: 1, code: .issuerKeyUsage),
             SyntheticCase(name: "intermediate without keyUsage", anchors: [root],
                           signer: leaf, pool: [makeIntermediate { $0.extensions = [basicConstraints(ca: true)] }],
                           reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "root pathLen 0 above an intermediate", anchors: [makeRoot(pathLength: 0)], signer: leaf, pool: [intermediate],
-                          reason: .untrustedChain, index: 2),
+                          reason: .untrustedChain, index: 2, code: .pathLengthExceeded),
             SyntheticCase(name: "root pathLen 1 above an intermediate", anchors: [makeRoot(pathLength: 1)], signer: leaf, pool: [intermediate],
                           reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "intermediate pathLen 0 above the leaf", anchors: [root],
@@ -210,41 +225,47 @@ final class ChainTests: XCTestCase {
                           reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "unknown critical extension on the leaf", anchors: [root],
                           signer: makeLeaf { $0.extensions = [`extension`("1.2.3.4", critical: true, value: [0x05, 0x00])] },
-                          pool: [intermediate], reason: .untrustedChain, index: 0),
+                          pool: [intermediate], reason: .untrustedChain, index: 0, code: .unhandledCriticalExtension),
             SyntheticCase(name: "unknown non-critical extension on the leaf", anchors: [root],
                           signer: makeLeaf { $0.extensions = [`extension`("1.2.3.4", value: [0x05, 0x00])] },
                           pool: [intermediate], reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "leaf keyUsage without digitalSignature", anchors: [root],
                           signer: makeLeaf { $0.extensions = [keyUsage(.keyEncipherment)] }, pool: [intermediate],
-                          reason: .untrustedChain, index: 0),
+                          reason: .untrustedChain, index: 0, code: .signerKeyUsage),
             SyntheticCase(name: "forged leaf signature", anchors: [root], signer: forgedLeaf, pool: [intermediate],
-                          reason: .signatureInvalid, index: 0),
+                          reason: .signatureInvalid, index: 0, code: .certificateSignatureInvalid),
             SyntheticCase(name: "leaf signed by the wrong key", anchors: [root], signer: makeLeaf(signedBy: .other) { _ in }, pool: [intermediate],
-                          reason: .signatureInvalid, index: 0),
+                          reason: .signatureInvalid, index: 0, code: .certificateSignatureInvalid),
             SyntheticCase(name: "anchor with the root's name but another key", anchors: [impostorRoot], signer: leaf, pool: [intermediate],
-                          reason: .signatureInvalid, index: 1),
+                          reason: .signatureInvalid, index: 1, code: .certificateSignatureInvalid),
             SyntheticCase(name: "intermediate expired", anchors: [root], signer: leaf,
                           pool: [makeIntermediate { $0.notAfter = ASN1Time(year: 2024, month: 12, day: 31) }],
-                          reason: .certificateExpired, index: 1),
+                          reason: .certificateExpired, index: 1, code: .expired),
             SyntheticCase(name: "leaf not yet valid", anchors: [root], signer: makeLeaf { $0.notBefore = ASN1Time(year: 2026, month: 1, day: 1) },
-                          pool: [intermediate], reason: .certificateExpired, index: 0),
+                          pool: [intermediate], reason: .certificateExpired, index: 0, code: .notYetValid),
             SyntheticCase(name: "leaf valid until 2050 (GeneralizedTime)", anchors: [root],
                           signer: makeLeaf { $0.notAfter = ASN1Time(year: 2050, month: 1, day: 1) }, pool: [intermediate],
                           reason: .valid, index: nil, chainLength: 3),
             SyntheticCase(name: "self-signed root in the pool, other anchor", anchors: [otherRoot], signer: leaf, pool: [intermediate, root],
-                          reason: .untrustedChain, index: 2),
+                          reason: .untrustedChain, index: 2, code: .untrustedRoot),
             SyntheticCase(name: "no anchors at all", anchors: [], signer: leaf, pool: [intermediate, root],
-                          reason: .untrustedChain, index: 2),
+                          reason: .untrustedChain, index: 2, code: .untrustedRoot),
             SyntheticCase(name: "chain longer than allowed", anchors: [root], signer: leaf, pool: [intermediate],
-                          maximumChainLength: 2, reason: .untrustedChain, index: 1),
+                          maximumChainLength: 2, reason: .untrustedChain, index: 1, code: .chainTooLong),
             SyntheticCase(name: "CAs issuing each other", anchors: [root], signer: loopLeaf, pool: [loopA, loopB],
-                          reason: .untrustedChain, index: 2),
+                          reason: .untrustedChain, index: 2, code: .missingIssuer),
             SyntheticCase(name: "leaf signatureAlgorithm rsaEncryption", anchors: [root],
                           signer: makeLeaf { $0.signature = algorithmIdentifier(.rsaEncryption) }, pool: [intermediate],
-                          reason: .unsupportedAlgorithm, index: 0),
+                          reason: .unsupportedAlgorithm, index: 0, code: .unsupportedSignatureAlgorithm),
             SyntheticCase(name: "Apple's marker policy on a non-Apple chain", anchors: [root], signer: leaf, pool: [intermediate],
                           policies: ChainVerifier.defaultPolicies + [AppleReceiptMarkersPolicy()],
-                          reason: .untrustedChain, index: 0),
+                          reason: .untrustedChain, index: 0, code: .missingReceiptSigningMarker),
+            SyntheticCase(name: "Apple's marker policy, marked leaf, unmarked intermediate", anchors: [root], signer: markedLeaf,
+                          pool: [intermediate], policies: ChainVerifier.defaultPolicies + [AppleReceiptMarkersPolicy()],
+                          reason: .untrustedChain, index: 1, code: .missingWWDRMarker),
+            SyntheticCase(name: "more signature checks than allowed", anchors: [root], signer: ladderLeaf, pool: ladder,
+                          maximumChainLength: 200, reason: .untrustedChain, index: ChainVerifier.maximumSignatureChecks,
+                          code: .tooManySignatureChecks),
         ]
     }
 
@@ -256,8 +277,27 @@ final class ChainTests: XCTestCase {
                                           at: Self.time)
             XCTAssertEqual(verdict.reason, item.reason, "\(item.name): \(verdict)")
             XCTAssertEqual(verdict.certificateIndex, item.index, "\(item.name): \(verdict)")
+            XCTAssertEqual(verdict.chainFailure, item.code, "\(item.name): \(verdict)")
             if let length = item.chainLength { XCTAssertEqual(verdict.chain.count, length, item.name) }
         }
+    }
+
+    /// Every chain failure code has a case in the table (but `signer-not-found`, which
+    /// the SignedData verifier reports: `SignerLookupTests`), and reports its reason.
+    func testEveryChainFailureCodeIsExercised() {
+        let codes = Set(Self.syntheticCases().compactMap(\.code))
+        XCTAssertEqual(codes.union([.signerNotFound]), Set(ChainFailure.allCases))
+        for item in Self.syntheticCases() { XCTAssertEqual(item.code?.reason ?? .valid, item.reason, item.name) }
+    }
+
+    /// The codes are an interface (`forge verify --json` prints them): never rename one.
+    func testChainFailureCodesAreStable() {
+        XCTAssertEqual(ChainFailure.allCases.map(\.rawValue), [
+            "signer-not-found", "missing-issuer", "untrusted-root", "chain-too-long", "too-many-signature-checks",
+            "unhandled-critical-extension", "not-a-ca", "path-length-exceeded", "issuer-key-usage", "signer-key-usage",
+            "missing-receipt-signing-marker", "missing-wwdr-marker", "expired", "not-yet-valid", "signature-invalid",
+            "unsupported-algorithm",
+        ])
     }
 
     /// OpenSSL agrees with the synthetic signatures the table relies on.

@@ -45,7 +45,7 @@ final class SignerLookupTests: XCTestCase {
                 return XCTFail("found a signer for \(issuer) / \(serial)")
             }
             XCTAssertEqual(failure.verdict.reason, .untrustedChain)
-            XCTAssertTrue(failure.verdict.detail.contains("no certificate in the receipt is the signer"), failure.verdict.detail)
+            XCTAssertEqual(failure.verdict.chainFailure, .signerNotFound, failure.verdict.detail)
         }
     }
 

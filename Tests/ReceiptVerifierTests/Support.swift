@@ -134,7 +134,7 @@ final class TestKey: @unchecked Sendable {
     }
 
     func sign(_ message: [UInt8], digest: DigestAlgorithm = .sha256) -> [UInt8] {
-        let name = digest == .sha1 ? "SHA1" : "SHA256"
+        let name = digest.rawValue.uppercased()  // OpenSSL's digest names: MD5, SHA1, SHA256, SHA384, SHA512
         return OpenSSLOracle.output { rf_x509_test_sign(handle, name, message, message.count, $0, $1) }!
     }
 

@@ -33,13 +33,11 @@ final class ForgeCaseVerdictTests: XCTestCase {
             ("vpp-expired", "attribute 21"),
             ("signed-after-expiry", "certificate 0"),
             ("tampered-signature", "signerInfos[0].signature"),
-            ("untrusted-root", "certificate"),
             ("malformed-payload", "at byte"),
             ("truncated", "at byte"),
             ("trailing-data", "at byte"),
             ("not-pkcs7", "iOS 6"),
             ("sha512-digest", "digestAlgorithm"),
-            ("leaf-without-marker", "1.2.840.113635.100.6.11.1"),
             ("missing", "no receipt"),
         ]
         for (id, fragment) in expectations {
@@ -48,18 +46,34 @@ final class ForgeCaseVerdictTests: XCTestCase {
         }
     }
 
+    /// A refused chain says which rule refused it with a stable code (not in the text);
+    /// every other verdict has none.
+    func testChainFailuresHaveStableCodes() throws {
+        let expected: [String: ChainFailure] = [
+            "untrusted-root": .untrustedRoot, "missing-intermediate": .missingIssuer,
+            "leaf-without-marker": .missingReceiptSigningMarker, "signed-after-expiry": .expired,
+        ]
+        for minted in try Fixtures.minted() {
+            let verdict = try Fixtures.verdict(minted)
+            let id = minted.forgeCase.id
+            XCTAssertEqual(verdict.chainFailure, expected[id], "\(id): \(verdict.detail)")
+            if verdict.reason == .untrustedChain { XCTAssertNotNil(verdict.chainFailure, id) }
+            if let code = verdict.chainFailure { XCTAssertEqual(code.reason, verdict.reason, id) }
+        }
+    }
+
     func testChainValidationTimeIsSelectable() throws {
         let expired = try Fixtures.minted("expired-cert")
         XCTAssertEqual(try Fixtures.verdict(expired).reason, .valid, "validated at the creation date")
-        XCTAssertEqual(try Fixtures.verdict(expired) { $0.chainValidationTime = .now }.reason, .certificateExpired)
+        XCTAssertEqual(try Fixtures.verdict(expired) { $0.chainValidationTime = .now }.chainFailure, .expired)
         XCTAssertEqual(try Fixtures.verdict(expired) { $0.chainValidationTime = .date(Fixtures.now) }.reason,
                        .certificateExpired)
         let before = Date(timeIntervalSince1970: TimeInterval(Fixtures.creationDate))
         XCTAssertEqual(try Fixtures.verdict(expired) { $0.chainValidationTime = .date(before) }.reason, .valid)
         // A date before the leaf's notBefore.
         let early = Date(timeIntervalSince1970: TimeInterval(ASN1Time(year: 2021, month: 1, day: 1).secondsSince1970))
-        XCTAssertEqual(try Fixtures.verdict(try Fixtures.minted("valid")) { $0.chainValidationTime = .date(early) }.reason,
-                       .certificateExpired)
+        XCTAssertEqual(try Fixtures.verdict(try Fixtures.minted("valid")) { $0.chainValidationTime = .date(early) }.chainFailure,
+                       .notYetValid)
     }
 
     func testPoliciesCanBeSwitchedOff() throws {
@@ -107,8 +121,8 @@ final class ForgeCaseVerdictTests: XCTestCase {
         let valid = try Fixtures.minted("valid")
         let storeKit = try ReceiptValidator.anchors(der: [Fixtures.authority.storeKit.certificate])
         let wrongAnchor = ReceiptValidator(anchors: storeKit, options: try Fixtures.options(valid.description))
-        XCTAssertEqual(wrongAnchor.validate(try XCTUnwrap(valid.receipt), now: Fixtures.now).reason, .untrustedChain)
+        XCTAssertEqual(wrongAnchor.validate(try XCTUnwrap(valid.receipt), now: Fixtures.now).chainFailure, .untrustedRoot)
         let noAnchor = ReceiptValidator(anchors: [], options: try Fixtures.options(valid.description))
-        XCTAssertEqual(noAnchor.validate(try XCTUnwrap(valid.receipt), now: Fixtures.now).reason, .untrustedChain)
+        XCTAssertEqual(noAnchor.validate(try XCTUnwrap(valid.receipt), now: Fixtures.now).chainFailure, .untrustedRoot)
     }
 }

@@ -190,9 +190,13 @@ final class OpenSSLAgreementTests: XCTestCase {
             selections += frontier
         }
         selections.append([0, 0, 1, 2])  // a duplicate certificate
+        // The signature covers the payload alone: one per signer serves every certificate set.
+        let signatures = [ca.leaf.certificate: try ca.leaf.key.sign(payload, digest: .sha256),
+                          ca.storeKit.certificate: try ca.storeKit.key.sign(payload, digest: .sha256)]
         for selection in selections {
             for signer in [ca.leaf, ca.storeKit] where selection.count <= 3 || signer.certificate == ca.leaf.certificate {
-                let receipt = try ReceiptSigner(signer: signer, certificates: selection.map { pool[$0] }).sign(payload)
+                let receipt = ReceiptSigner(signer: signer, certificates: selection.map { pool[$0] })
+                    .container(payload: payload, signature: try XCTUnwrap(signatures[signer.certificate]))
                 let name = signer.certificate == ca.leaf.certificate ? "leaf" : "storekit"
                 check(receipt, root, "certificates \(selection), signer \(name)")
                 if signer.certificate == ca.storeKit.certificate {

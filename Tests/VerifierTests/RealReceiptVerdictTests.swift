@@ -39,7 +39,7 @@ final class RealReceiptVerdictTests: XCTestCase {
             appStore += 1
             let verdict = try Self.validator(entry, at: .now).validate(bytes)
             XCTAssertEqual(verdict.reason, .certificateExpired, "\(entry.name): \(verdict.detail)")
-            XCTAssertTrue(verdict.detail.contains("expired"), verdict.detail)
+            XCTAssertEqual(verdict.chainFailure, .expired, verdict.detail)
         }
         XCTAssertGreaterThan(appStore, 15)
     }
@@ -73,9 +73,15 @@ final class RealReceiptVerdictTests: XCTestCase {
         let storeKit = try ReceiptValidator.anchors(der: [try RealReceipts.anchor("anchors/StoreKitTestCertificate.cer")])
         let apple = try ReceiptValidator.anchors(der: [try RealReceipts.anchor("anchors/AppleIncRootCertificate.cer")])
         for (entry, bytes) in try RealReceipts.pkcs7Receipts() {
-            let wrong = entry.trustAnchor == "anchors/AppleIncRootCertificate.cer" ? storeKit : apple
-            let validator = ReceiptValidator(anchors: wrong, options: .init(bundleIdentifier: entry.bundleId!, device: .skip))
-            XCTAssertEqual(validator.validate(bytes, now: Self.today).reason, .untrustedChain, entry.name)
+            let isAppStore = entry.trustAnchor == "anchors/AppleIncRootCertificate.cer"
+            let validator = ReceiptValidator(anchors: isAppStore ? storeKit : apple,
+                                             options: .init(bundleIdentifier: entry.bundleId!, device: .skip))
+            let verdict = validator.validate(bytes, now: Self.today)
+            XCTAssertEqual(verdict.reason, .untrustedChain, entry.name)
+            // Apple's root is not the StoreKit anchor; the StoreKit certificate, not trusted
+            // directly, is held to the App Store rules and lacks the receipt-signing marker.
+            XCTAssertEqual(verdict.chainFailure, isAppStore ? .untrustedRoot : .missingReceiptSigningMarker,
+                           "\(entry.name): \(verdict.detail)")
         }
     }
 }

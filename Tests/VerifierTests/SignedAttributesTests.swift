@@ -17,14 +17,20 @@ final class SignedAttributesTests: XCTestCase {
         let handles = [ca.leaf.certificate, ca.intermediate.certificate, ca.root.certificate].map { der in
             der.withUnsafeBufferPointer { rf_x509_load($0.baseAddress, $0.count) }
         }
-        defer { handles.forEach { rf_x509_free($0) } }
+        // The forge's key, loaded into OpenSSL from its PEM.
+        let key = ca.leaf.key.pem.withCString { rf_key_load_pem($0, strlen($0)) }
+        defer {
+            handles.forEach { rf_x509_free($0) }
+            rf_key_free(key)
+        }
         XCTAssertFalse(handles.contains(nil))
+        XCTAssertNotNil(key)
         let chain: [UnsafeMutableRawPointer?] = Array(handles.dropFirst())
         var out = [UInt8](repeating: 0, count: payload.count + 16_384)
         var length = 0
         let ok = chain.withUnsafeBufferPointer { chainBuffer in
             payload.withUnsafeBufferPointer { message in
-                rf_pkcs7_sign(handles[0], ca.leaf.key.openSSLHandle, chainBuffer.baseAddress, chainBuffer.count,
+                rf_pkcs7_sign(handles[0], key, chainBuffer.baseAddress, chainBuffer.count,
                               digestBits, 1, message.baseAddress, message.count, &out, out.count, &length)
             }
         }

@@ -3,16 +3,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// The forge's use of OpenSSL: RSA key generation (only `forge ca`), RSA PKCS#1 v1.5
-// signatures (deterministic, so forged receipts and certificates are byte-reproducible),
-// and PKCS7_verify / PKCS7_sign as the independent oracle of the tests and the bench.
-// Buffers are caller-supplied; `*out_len` receives the length written. Functions return
-// 1 on success and 0 on failure unless they say otherwise; on failure `rf_forge_last_error`
-// describes the OpenSSL error queue.
-
-/// Generates an RSA key of `bits` bits (e = 65537) and writes it as unencrypted
-/// PKCS#8 PEM ("BEGIN PRIVATE KEY").
-int rf_rsa_generate_pem(int bits, char *out, size_t out_cap, size_t *out_len);
+// OpenSSL as the independent oracle of the forge (which signs without it): the forge's
+// PEM keys loaded into OpenSSL, their public keys and PKCS#1 v1.5 signatures to compare
+// byte for byte (the scheme is deterministic), and PKCS7_verify / PKCS7_sign for the
+// tests and the bench. Buffers are caller-supplied; `*out_len` receives the length
+// written. Functions return 1 on success and 0 on failure unless they say otherwise.
 
 /// Parses a PEM private key; returns an opaque EVP_PKEY handle (NULL on failure) that
 /// `rf_key_free` releases. Handles may sign from several threads at once.
@@ -22,8 +17,8 @@ void rf_key_free(void *key);
 /// The DER SubjectPublicKeyInfo of a key handle.
 int rf_key_public_der(void *key, uint8_t *out, size_t out_cap, size_t *out_len);
 
-/// RSASSA-PKCS1-v1_5 signature of `message` (hashed inside with SHA-1 if `digest_bits`
-/// is 160, SHA-256 if 256, SHA-384 if 384, SHA-512 if 512) with a key handle.
+/// RSASSA-PKCS1-v1_5 signature of `message` (hashed inside with MD5 if `digest_bits`
+/// is 128, SHA-1 if 160, SHA-256 if 256, SHA-384 if 384, SHA-512 if 512) with a key handle.
 int rf_key_sign(void *key, int digest_bits, const uint8_t *message, size_t message_len,
                 uint8_t *out, size_t out_cap, size_t *out_len);
 
@@ -56,11 +51,5 @@ void rf_x509_free(void *cert);
 int rf_pkcs7_sign(void *cert, void *key, void *const *chain, size_t chain_count, int digest_bits,
                   int signed_attributes, const uint8_t *message, size_t message_len,
                   uint8_t *out, size_t out_cap, size_t *out_len);
-
-/// The SHA-1/256/384/512 digest (by `digest_bits`) of `message` into `out` (64 bytes suffice).
-int rf_digest(int digest_bits, const uint8_t *message, size_t message_len, uint8_t *out, size_t *out_len);
-
-/// Writes the OpenSSL error queue (or "no OpenSSL error") into `out` and clears it.
-void rf_forge_last_error(char *out, size_t out_cap);
 
 #endif

@@ -134,25 +134,28 @@ public struct SignedDataVerifier: Sendable {
         var others = certificates
         others.remove(at: signerIndex)
         let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)
-        guard chain.isValid else { return Verdict(chain.reason, "chain at \(time): \(chain.detail)") }
+        guard chain.isValid else {
+            let detail = "chain at \(time): \(chain.detail)"
+            return chain.chainFailure.map { Verdict($0, detail) } ?? Verdict(chain.reason, detail)
+        }
         return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
     }
 
     /// The SignerInfo's digest algorithm, or the verdict refusing it.
-    static func digestAlgorithm(_ identifier: Receipt.AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
-        guard let algorithm = DigestAlgorithm(oid: identifier.oid) else {
+    static func digestAlgorithm(_ identifier: AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
+        guard let algorithm = DigestAlgorithm(oid: identifier.oid), DigestAlgorithm.acceptedInReceipts.contains(algorithm) else {
             return .failure(VerdictFailure(.unsupportedAlgorithm,
                                            "signerInfos[0].digestAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
                                                + "is not sha1 or sha256"))
         }
-        guard hasAbsentOrNullParameters(identifier) else {
+        guard identifier.hasAbsentOrNullParameters else {
             return .failure(VerdictFailure(.malformed, "signerInfos[0].digestAlgorithm parameters must be absent or NULL"))
         }
         return .success(algorithm)
     }
 
     /// Nil if the SignerInfo's signature algorithm is RSA PKCS#1 v1.5 consistent with `digest`.
-    static func checkSignatureAlgorithm(_ identifier: Receipt.AlgorithmIdentifier, digest: DigestAlgorithm) -> Verdict? {
+    static func checkSignatureAlgorithm(_ identifier: AlgorithmIdentifier, digest: DigestAlgorithm) -> Verdict? {
         guard let algorithm = SignatureAlgorithm(oid: identifier.oid) else {
             return Verdict(.unsupportedAlgorithm,
                            "signerInfos[0].signatureAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
@@ -162,14 +165,10 @@ public struct SignedDataVerifier: Sendable {
             return Verdict(.unsupportedAlgorithm,
                            "signerInfos[0].signatureAlgorithm \(algorithm.rawValue) names \(named.rawValue), the digest algorithm is \(digest.rawValue)")
         }
-        guard hasAbsentOrNullParameters(identifier) else {
+        guard identifier.hasAbsentOrNullParameters else {
             return Verdict(.malformed, "signerInfos[0].signatureAlgorithm parameters must be absent or NULL")
         }
         return nil
-    }
-
-    static func hasAbsentOrNullParameters(_ identifier: Receipt.AlgorithmIdentifier) -> Bool {
-        identifier.parameters == nil || identifier.parameters == [0x05, 0x00]
     }
 
     /// The index of the certificate `identifier` names: issuer matching (canonical form,
@@ -199,7 +198,7 @@ public struct SignedDataVerifier: Sendable {
             }
             let index = certificates.firstIndex { hasSerial($0) && $0.issuer.matches(issuer) }
             guard let index else {
-                return .failure(VerdictFailure(.untrustedChain,
+                return .failure(VerdictFailure(.signerNotFound,
                                                "no certificate in the receipt is the signer named by signerInfos[0].sid "
                                                    + "(issuer \(issuer), serial \(lowercaseHex(serial)))"))
             }
@@ -212,4 +211,5 @@ public struct SignedDataVerifier: Sendable {
 struct VerdictFailure: Error {
     let verdict: Verdict
     init(_ reason: VerdictReason, _ detail: String) { verdict = Verdict(reason, detail) }
+    init(_ chainFailure: ChainFailure, _ detail: String) { verdict = Verdict(chainFailure, detail) }
 }

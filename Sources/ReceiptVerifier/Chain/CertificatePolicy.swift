@@ -1,19 +1,33 @@
 import BER
 
-/// Why a policy refused a certificate: a stable reason and what was wrong.
+/// Why a policy refused a receipt or a certificate: a stable reason, for a
+/// certificate also its fine-grained `ChainFailure` code, and what was wrong.
 public struct PolicyFailure: Hashable, Sendable {
     public var reason: VerdictReason
     public var detail: String
+    /// A certificate policy's code (`reason` is then `chainFailure.reason`); nil for
+    /// a receipt policy.
+    public var chainFailure: ChainFailure?
 
+    /// A receipt policy's failure.
     public init(_ reason: VerdictReason, _ detail: String) {
         self.reason = reason
         self.detail = detail
+        chainFailure = nil
+    }
+
+    /// A certificate policy's failure, reported under the code's reason.
+    public init(_ chainFailure: ChainFailure, _ detail: String) {
+        reason = chainFailure.reason
+        self.detail = detail
+        self.chainFailure = chainFailure
     }
 }
 
 /// One rule a certificate of a candidate chain must satisfy. `chain` runs from the
 /// signer (index 0) to the certificate being checked, which is `chain.last`; the
-/// verification time is a parameter, never read from a clock.
+/// verification time is a parameter, never read from a clock. A failure names its
+/// `ChainFailure` code (`PolicyFailure(_:_:)` with a code), which the verdict carries.
 public protocol CertificatePolicy: Sendable {
     func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure?
 }
@@ -35,9 +49,9 @@ public struct ValidityPolicy: CertificatePolicy {
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let validity = chain.last!.validity
         if validity.contains(time) { return nil }
-        let when = time < validity.notBefore ? "not yet valid" : "expired"
-        return PolicyFailure(.certificateExpired,
-                             "\(when) at \(time) (valid \(validity.notBefore) to \(validity.notAfter))")
+        let failure: ChainFailure = time < validity.notBefore ? .notYetValid : .expired
+        let when = failure == .notYetValid ? "not yet valid" : "expired"
+        return PolicyFailure(failure, "\(when) at \(time) (valid \(validity.notBefore) to \(validity.notAfter))")
     }
 }
 
@@ -49,7 +63,7 @@ public struct CriticalExtensionsPolicy: CertificatePolicy {
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let unhandled = chain.last!.extensions.unhandledCriticalExtensions
         guard !unhandled.isEmpty else { return nil }
-        return PolicyFailure(.untrustedChain,
+        return PolicyFailure(.unhandledCriticalExtension,
                              "unhandled critical extension \(unhandled.map(\.description).joined(separator: ", "))")
     }
 }
@@ -63,12 +77,12 @@ public struct BasicConstraintsPolicy: CertificatePolicy {
         let index = chain.count - 1
         guard index > 0 else { return nil }
         guard let constraints = chain[index].extensions.basicConstraints, constraints.isCertificateAuthority else {
-            return PolicyFailure(.untrustedChain, "issues certificate \(index - 1) but is not a CA (basicConstraints cA)")
+            return PolicyFailure(.notCertificateAuthority, "issues certificate \(index - 1) but is not a CA (basicConstraints cA)")
         }
         if let limit = constraints.pathLengthConstraint {
             let intermediates = chain[1..<index].filter { !$0.isSelfIssued }.count
             if intermediates > limit {
-                return PolicyFailure(.untrustedChain,
+                return PolicyFailure(.pathLengthExceeded,
                                      "pathLenConstraint \(limit) allows \(limit) intermediates below it, the chain has \(intermediates)")
             }
         }
@@ -84,9 +98,9 @@ public struct KeyUsagePolicy: CertificatePolicy {
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         guard let usage = chain.last!.extensions.keyUsage else { return nil }
         if chain.count > 1 {
-            return usage.contains(.keyCertSign) ? nil : PolicyFailure(.untrustedChain, "keyUsage lacks keyCertSign")
+            return usage.contains(.keyCertSign) ? nil : PolicyFailure(.issuerKeyUsage, "keyUsage lacks keyCertSign")
         }
-        return usage.contains(.digitalSignature) ? nil : PolicyFailure(.untrustedChain, "keyUsage lacks digitalSignature")
+        return usage.contains(.digitalSignature) ? nil : PolicyFailure(.signerKeyUsage, "keyUsage lacks digitalSignature")
     }
 }
 
@@ -101,9 +115,9 @@ public struct AppleReceiptMarkersPolicy: CertificatePolicy {
         let extensions = chain.last!.extensions
         switch chain.count {
         case 1 where !extensions.hasAppleReceiptSigningMarker:
-            return PolicyFailure(.untrustedChain, "signer lacks Apple's receipt-signing marker \(OID.appleReceiptSigningMarker)")
+            return PolicyFailure(.missingReceiptSigningMarker, "signer lacks Apple's receipt-signing marker \(OID.appleReceiptSigningMarker)")
         case 2 where !extensions.hasAppleWWDRIntermediateMarker:
-            return PolicyFailure(.untrustedChain, "issuer lacks Apple's WWDR intermediate marker \(OID.appleWWDRIntermediateMarker)")
+            return PolicyFailure(.missingWWDRMarker, "issuer lacks Apple's WWDR intermediate marker \(OID.appleWWDRIntermediateMarker)")
         default:
             return nil
         }

@@ -5,6 +5,10 @@ public struct ChainVerdict: Sendable, CustomStringConvertible {
     /// `.valid`, or one of `untrusted-chain`, `certificate-expired`,
     /// `signature-invalid`, `unsupported-algorithm`, `malformed`.
     public let reason: VerdictReason
+    /// Which rule refused the chain (`reason` is its reason); nil when valid, when a
+    /// certificate did not parse (its `CertificateError` code says why), or when a
+    /// caller's own `CertificatePolicy` reported a failure without a code.
+    public let chainFailure: ChainFailure?
     public let detail: String
     /// Index of the certificate at fault in the candidate chain (0: the signer); nil
     /// when valid.
@@ -16,18 +20,19 @@ public struct ChainVerdict: Sendable, CustomStringConvertible {
 
     static func valid(_ chain: [Certificate]) -> ChainVerdict {
         let names = chain.map(\.displayName).joined(separator: " ← ")
-        return ChainVerdict(reason: .valid, detail: "chain of \(chain.count): \(names)", certificateIndex: nil, chain: chain)
+        return ChainVerdict(reason: .valid, chainFailure: nil, detail: "chain of \(chain.count): \(names)", certificateIndex: nil,
+                            chain: chain)
     }
 
     static func failure(_ failure: PolicyFailure, index: Int, certificate: Certificate) -> ChainVerdict {
-        ChainVerdict(reason: failure.reason,
+        ChainVerdict(reason: failure.reason, chainFailure: failure.chainFailure,
                      detail: "certificate \(index) (\(certificate.displayName)): \(failure.detail)",
                      certificateIndex: index, chain: [])
     }
 
     /// A certificate that did not parse, at `index` of what the caller handed in.
     public static func unparsable(_ error: CertificateError, index: Int) -> ChainVerdict {
-        ChainVerdict(reason: error.verdictReason, detail: "certificate \(index) does not parse: \(error)",
+        ChainVerdict(reason: error.verdictReason, chainFailure: nil, detail: "certificate \(index) does not parse: \(error)",
                      certificateIndex: index, chain: [])
     }
 

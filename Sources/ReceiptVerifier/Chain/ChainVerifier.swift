@@ -73,7 +73,7 @@ private struct Search {
         let index = chain.count - 1
         if verifier.isAnchor(current) { return chain }
         guard chain.count < verifier.maximumChainLength else {
-            record(PolicyFailure(.untrustedChain, "no trust anchor within \(verifier.maximumChainLength) certificates"),
+            record(PolicyFailure(.chainTooLong, "no trust anchor within \(verifier.maximumChainLength) certificates"),
                    index: index, certificate: current)
             return nil
         }
@@ -82,10 +82,10 @@ private struct Search {
                 && !chain.contains { $0.isSameCertificate(as: candidate) }
         }
         if candidates.isEmpty {
-            let why = current.isSelfIssued
-                ? "self-issued and not a trust anchor"
-                : "no trust anchor or intermediate is its issuer (\(current.issuer))"
-            record(PolicyFailure(.untrustedChain, why), index: index, certificate: current)
+            let failure = current.isSelfIssued
+                ? PolicyFailure(.untrustedRoot, "self-issued and not a trust anchor")
+                : PolicyFailure(.missingIssuer, "no trust anchor or intermediate is its issuer (\(current.issuer))")
+            record(failure, index: index, certificate: current)
             return nil
         }
         for candidate in candidates {
@@ -105,19 +105,19 @@ private struct Search {
 
     mutating func checkSignature(of certificate: Certificate, by issuer: Certificate) -> PolicyFailure? {
         guard let digest = certificate.signatureAlgorithm.digestAlgorithm else {
-            return PolicyFailure(.unsupportedAlgorithm, "signed with \(certificate.signatureAlgorithm.rawValue), which names no hash")
+            return PolicyFailure(.unsupportedSignatureAlgorithm, "signed with \(certificate.signatureAlgorithm.rawValue), which names no hash")
         }
         if let cache, cache.containsVerifiedPair(issuer: issuer, certificate: certificate) { return nil }
         signatureChecks += 1
         guard signatureChecks <= ChainVerifier.maximumSignatureChecks else {
-            return PolicyFailure(.untrustedChain, "gave up after \(ChainVerifier.maximumSignatureChecks) signature checks")
+            return PolicyFailure(.tooManySignatureChecks, "gave up after \(ChainVerifier.maximumSignatureChecks) signature checks")
         }
         switch issuer.publicKey.checkSignature(certificate.signature, message: certificate.tbsBytes, algorithm: digest) {
         case .valid:
             cache?.insertVerifiedPair(issuer: issuer, certificate: certificate)
             return nil
         case .invalid(let why):
-            return PolicyFailure(.signatureInvalid, "signature by \(issuer.displayName) does not verify: \(why)")
+            return PolicyFailure(.certificateSignatureInvalid, "signature by \(issuer.displayName) does not verify: \(why)")
         }
     }
 

@@ -14,8 +14,9 @@ public enum SignatureCheck: Hashable, Sendable {
 /// message `00 01 FF…FF 00 ‖ DigestInfo(hash OID, digest)` is built from the digest
 /// and compared with the whole recovered block. Nothing in the recovered block is
 /// parsed, so no lenient ASN.1 reading can be fooled by a forged block (the
-/// "BERserk" and Bleichenbacher-2006 family of bugs).
-enum PKCS1v15 {
+/// "BERserk" and Bleichenbacher-2006 family of bugs). The forge signs with the same
+/// encoding (`package`: for this package's modules, not a public API).
+package enum PKCS1v15 {
     /// `DigestInfo ::= SEQUENCE { digestAlgorithm AlgorithmIdentifier (parameters
     /// NULL), digest OCTET STRING }` in DER.
     static func digestInfo(_ digest: [UInt8], algorithm: DigestAlgorithm) -> [UInt8] {
@@ -32,7 +33,7 @@ enum PKCS1v15 {
 
     /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) for a digest already computed, or nil
     /// when `length` leaves fewer than 8 padding bytes.
-    static func encodedMessage(digest: [UInt8], algorithm: DigestAlgorithm, length: Int) -> [UInt8]? {
+    package static func encodedMessage(digest: [UInt8], algorithm: DigestAlgorithm, length: Int) -> [UInt8]? {
         let info = digestInfo(digest, algorithm: algorithm)
         let paddingLength = length - info.count - 3
         guard paddingLength >= 8 else { return nil }

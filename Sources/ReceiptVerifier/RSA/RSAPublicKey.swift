@@ -112,11 +112,11 @@ extension RSAPublicKey {
         }
         let algorithm = try AlgorithmIdentifier.read(algorithmElement, path: path + ["algorithm"])
         guard algorithm.oid == .rsaEncryption else {
-            throw CertificateError(.unsupportedAlgorithm, at: algorithm.offset, path: path + ["algorithm"],
+            throw CertificateError(.unsupportedAlgorithm, at: algorithmElement.offset, path: path + ["algorithm"],
                                    "public key algorithm \(algorithm.oid) is not rsaEncryption")
         }
         guard algorithm.hasNullParameters else {
-            throw CertificateError(.invalidAlgorithmParameters, at: algorithm.offset, path: path + ["algorithm"],
+            throw CertificateError(.invalidAlgorithmParameters, at: algorithmElement.offset, path: path + ["algorithm"],
                                    "rsaEncryption key parameters must be NULL (RFC 3279 §2.3.1)")
         }
         let keyPath = path + ["subjectPublicKey"]

@@ -1,13 +1,19 @@
 import Receipt
 
 /// What a verification concluded: a stable reason code (the forge's manifest uses the
-/// same codes), a human-readable detail that says what was wrong and where (byte
-/// offset and schema path when it comes from a parse error, certificate index and
-/// subject when it comes from the chain), and whatever was decoded along the way.
+/// same codes), for a refused chain also a stable fine-grained `ChainFailure` code, a
+/// human-readable detail that says what was wrong and where (byte offset and schema
+/// path when it comes from a parse error, certificate index and subject when it comes
+/// from the chain), and whatever was decoded along the way. Match the codes, not the
+/// detail text.
 ///
 /// Verification never throws for bad input: every outcome is a `Verdict`.
 public struct Verdict: Sendable, CustomStringConvertible {
     public let reason: VerdictReason
+    /// Which chain rule refused the receipt, when the chain did (always so for
+    /// `untrusted-chain`; also for a certificate that `expired`, is `not-yet-valid`,
+    /// or whose signature does not verify); nil otherwise.
+    public let chainFailure: ChainFailure?
     public let detail: String
     /// The decoded payload, whenever it decoded (also for most invalid verdicts).
     public let receipt: AppReceipt?
@@ -16,6 +22,24 @@ public struct Verdict: Sendable, CustomStringConvertible {
 
     public init(_ reason: VerdictReason, _ detail: String, receipt: AppReceipt? = nil, chain: [Certificate] = []) {
         self.reason = reason
+        chainFailure = nil
+        self.detail = detail
+        self.receipt = receipt
+        self.chain = chain
+    }
+
+    /// A refused chain's verdict, under the code's reason.
+    public init(_ chainFailure: ChainFailure, _ detail: String, receipt: AppReceipt? = nil) {
+        reason = chainFailure.reason
+        self.chainFailure = chainFailure
+        self.detail = detail
+        self.receipt = receipt
+        chain = []
+    }
+
+    private init(reason: VerdictReason, chainFailure: ChainFailure?, detail: String, receipt: AppReceipt?, chain: [Certificate]) {
+        self.reason = reason
+        self.chainFailure = chainFailure
         self.detail = detail
         self.receipt = receipt
         self.chain = chain
@@ -30,6 +54,6 @@ public struct Verdict: Sendable, CustomStringConvertible {
 
     /// The same verdict with the decoded receipt attached.
     func with(receipt: AppReceipt?) -> Verdict {
-        Verdict(reason, detail, receipt: receipt, chain: chain)
+        Verdict(reason: reason, chainFailure: chainFailure, detail: detail, receipt: receipt, chain: chain)
     }
 }

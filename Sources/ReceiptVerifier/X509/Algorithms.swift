@@ -1,42 +1,13 @@
+// `DigestAlgorithm` and `AlgorithmIdentifier` are the Receipt module's (one of each
+// for the whole package, re-exported with it); what the verifier accepts of them is
+// decided here.
 import BER
-import Crypto
-import Foundation
+import Receipt
 
-/// The digests receipts and their certificates use.
-public enum DigestAlgorithm: String, Sendable, CaseIterable {
-    case sha1
-    case sha256
-
-    public init?(oid: OID) {
-        switch oid {
-        case .sha1: self = .sha1
-        case .sha256: self = .sha256
-        default: return nil
-        }
-    }
-
-    public var oid: OID {
-        switch self {
-        case .sha1: return .sha1
-        case .sha256: return .sha256
-        }
-    }
-
-    /// Length of a digest in bytes.
-    public var digestLength: Int {
-        switch self {
-        case .sha1: return Insecure.SHA1.byteCount
-        case .sha256: return SHA256.byteCount
-        }
-    }
-
-    /// The digest of `message`.
-    public func digest<Message: DataProtocol>(_ message: Message) -> [UInt8] {
-        switch self {
-        case .sha1: return Array(Insecure.SHA1.hash(data: message))
-        case .sha256: return Array(SHA256.hash(data: message))
-        }
-    }
+extension DigestAlgorithm {
+    /// The digests receipts and their certificates are signed with. Every other
+    /// `DigestAlgorithm` (MD5, SHA-384, SHA-512) is refused as `unsupported-algorithm`.
+    public static let acceptedInReceipts: [DigestAlgorithm] = [.sha1, .sha256]
 }
 
 /// The signature algorithms accepted (RFC 3279 / RFC 4055 identifiers, RSA PKCS#1 v1.5).
@@ -76,32 +47,25 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
     }
 }
 
-/// `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }` as
-/// read: the OID, whether the parameters are NULL (false: absent), and where it lay.
-struct AlgorithmIdentifier {
-    var oid: OID
-    var hasNullParameters: Bool
-    var offset: Int
-
-    /// Reads an AlgorithmIdentifier whose parameters are absent or NULL; anything
-    /// else in the parameters is refused (every algorithm accepted here has none).
+extension AlgorithmIdentifier {
+    /// Reads an AlgorithmIdentifier of a certificate or public key whose parameters
+    /// are absent or NULL; anything else in the parameters is refused (every
+    /// algorithm accepted here has none).
     static func read(_ element: BERElement, path: [String]) throws(CertificateError) -> AlgorithmIdentifier {
-        let (oid, parameters) = try decoding(path) { () throws(BERError) -> (OID, BERElement?) in
-            var reader = try element.contentsReader()
-            let oid = try withBERPath("algorithm") { () throws(BERError) in try reader.readObjectIdentifier() }
-            let parameters = reader.isAtEnd ? nil : try reader.readElement()
-            try reader.finish()
-            return (oid, parameters)
+        let identifier = try decoding(path) { () throws(BERError) in try AlgorithmIdentifier(element) }
+        if let parameters = identifier.parameters, !identifier.hasNullParameters {
+            // The parameters are the last element of the contents.
+            let found = (try? BERReader(parameters, rules: element.rules).peekTag()).flatMap { $0 }
+            throw CertificateError(.invalidAlgorithmParameters, at: element.contentsRange.upperBound - parameters.count,
+                                   path: path + ["parameters"],
+                                   "parameters of \(identifier.oid.shortName ?? identifier.oid.description) must be absent or NULL, "
+                                       + "found \(found.map { "\($0)" } ?? "an unreadable element")")
         }
-        if let parameters, parameters.tag != .null || !parameters.contents.isEmpty {
-            throw CertificateError(.invalidAlgorithmParameters, at: parameters.offset, path: path + ["parameters"],
-                                   "parameters of \(oid.shortName ?? oid.description) must be absent or NULL, found \(parameters.tag)")
-        }
-        return AlgorithmIdentifier(oid: oid, hasNullParameters: parameters != nil, offset: element.offset)
+        return identifier
     }
 
-    /// The signature algorithm this identifies, or `unsupportedAlgorithm`.
-    func signatureAlgorithm(path: [String]) throws(CertificateError) -> SignatureAlgorithm {
+    /// The signature algorithm this identifies, or `unsupportedAlgorithm` (at `offset`).
+    func signatureAlgorithm(at offset: Int, path: [String]) throws(CertificateError) -> SignatureAlgorithm {
         guard let algorithm = SignatureAlgorithm(oid: oid) else {
             throw CertificateError(.unsupportedAlgorithm, at: offset, path: path,
                                    "signature algorithm \(oid) is not RSA with SHA-1 or SHA-256")

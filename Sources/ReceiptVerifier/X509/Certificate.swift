@@ -106,7 +106,8 @@ public struct Certificate: Sendable {
         let algorithm = try AlgorithmIdentifier.read(outerAlgorithm, path: root + ["signatureAlgorithm"])
 
         storage = Storage(encoded: bytes, tbsBytes: tbs.encodedBytes, fields: fields,
-                          signatureAlgorithm: try algorithm.signatureAlgorithm(path: root + ["signatureAlgorithm"]),
+                          signatureAlgorithm: try algorithm.signatureAlgorithm(at: outerAlgorithm.offset,
+                                                                              path: root + ["signatureAlgorithm"]),
                           signature: signatureBits.bytes)
     }
 
