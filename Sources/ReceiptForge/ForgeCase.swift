@@ -58,7 +58,7 @@ public struct ForgeCase: Sendable {
         valid, expiredCert, wrongBundle, copiedDevice, missing, vpp, vppExpired, signedAfterExpiry, tamperedPayload,
         tamperedSignature, untrustedRoot, missingIntermediate, wrongVersion, sha1Legacy, xcodeStorekit, macosDevice,
         manyIAPs, subscriptions, fractionalDates, unknownAttributes, hugeAttributeTypes, malformedPayload, truncated,
-        notPKCS7, sandbox, certsReversed, sha256SignatureOID, nestedOctetString, largeIntegers, sha512Digest,
+        notPKCS7, sandbox, certsReversed, sha256SignatureOID, nestedOctetString, largeIntegers, sha512Digest, md5Digest,
         leafWithoutMarker, trailingData, offsetCreationDate,
     ]
 
@@ -197,6 +197,11 @@ public struct ForgeCase: Sendable {
     public static let sha512Digest = ForgeCase("sha512-digest", .unsupportedAlgorithm, .low, [.digest, .strictPolicy],
         "correctly signed with SHA-512, which receipts never use: refuse it as unsupported (OpenSSL accepts it)",
         Recipe(digest: .sha512))
+
+    public static let md5Digest = ForgeCase("md5-digest", .unsupportedAlgorithm, .low, [.digest, .strictPolicy],
+        "correctly signed with MD5, which receipts never use and which is broken: refuse it as unsupported; "
+            + "a validator with an allow-list of digests passes both this and sha512-digest",
+        Recipe(digest: .md5))
 
     public static let leafWithoutMarker = ForgeCase("leaf-without-marker", .untrustedChain, .critical,
         [.chain, .strictPolicy],

@@ -2,6 +2,7 @@ import BER
 import BigNum
 import Receipt
 import ReceiptVerifier
+import Crypto
 import _CryptoExtras
 
 /// An RSA private key, read with the BER module and used with BigNum: no OpenSSL.
@@ -29,6 +30,10 @@ public struct RSAPrivateKey: Sendable {
     let exponent1: [UInt8]
     let exponent2: [UInt8]
     let coefficient: [UInt8]
+    /// The same key in swift-crypto, for the digests it signs with (SHA-1, SHA-2): its
+    /// assembly is fast in debug builds too, where the BigNum path is not. Both give
+    /// the same bytes (PKCS#1 v1.5 is deterministic; a test compares them).
+    let swiftCrypto: _RSA.Signing.PrivateKey?
 
     /// Why a key could not be read, generated or used: a code and what was wrong.
     /// Equal by code only, so tests match the code.
@@ -67,6 +72,7 @@ public struct RSAPrivateKey: Sendable {
         }
         let parts = try Parts(der: der)
         self.pem = pem
+        swiftCrypto = try? _RSA.Signing.PrivateKey(derRepresentation: der)
         do {
             modulus = try BigNum.MontgomeryContext(modulus: parts.modulus)
             prime1 = try BigNum.MontgomeryContext(modulus: parts.prime1)
@@ -110,6 +116,32 @@ public struct RSAPrivateKey: Sendable {
     /// The PKCS#1 v1.5 signature of `message`, hashed with `digest`: as many bytes
     /// as the modulus.
     public func sign(_ message: [UInt8], digest: DigestAlgorithm) throws(Failure) -> [UInt8] {
+        guard let swiftCrypto, let signature = Self.swiftCryptoSignature(swiftCrypto, message, digest) else {
+            return try signWithBigNum(message, digest: digest)
+        }
+        // The same check as the CRT path's: s^e mod n must give back the encoded message.
+        guard let encoded = PKCS1v15.encodedMessage(digest: digest.digest(message), algorithm: digest, length: modulus.byteCount),
+              (try? modulus.power(signature, exponent: publicExponent)) == encoded else {
+            throw Failure(.inconsistent, "the signature does not verify with the public exponent: the key's parts do not match")
+        }
+        return signature
+    }
+
+    /// swift-crypto's PKCS#1 v1.5 signature for the SHA digests, nil for the others.
+    static func swiftCryptoSignature(_ key: _RSA.Signing.PrivateKey, _ message: [UInt8], _ digest: DigestAlgorithm) -> [UInt8]? {
+        let padding = _RSA.Signing.Padding.insecurePKCS1v1_5
+        switch digest {
+        case .sha1: return (try? key.signature(for: Insecure.SHA1.hash(data: message), padding: padding)).map { Array($0.rawRepresentation) }
+        case .sha256: return (try? key.signature(for: SHA256.hash(data: message), padding: padding)).map { Array($0.rawRepresentation) }
+        case .sha384: return (try? key.signature(for: SHA384.hash(data: message), padding: padding)).map { Array($0.rawRepresentation) }
+        case .sha512: return (try? key.signature(for: SHA512.hash(data: message), padding: padding)).map { Array($0.rawRepresentation) }
+        default: return nil
+        }
+    }
+
+    /// The signature by the project's own RSA (CRT on BigNum): every digest, MD5
+    /// included, which swift-crypto does not sign with.
+    public func signWithBigNum(_ message: [UInt8], digest: DigestAlgorithm) throws(Failure) -> [UInt8] {
         guard let encoded = PKCS1v15.encodedMessage(digest: digest.digest(message), algorithm: digest,
                                                     length: modulus.byteCount) else {
             throw Failure(.unsupported, "a \(modulus.modulusBits)-bit key is too short for a \(digest.rawValue) DigestInfo")

@@ -161,6 +161,23 @@ final class RSAPrivateKeyTests: XCTestCase {
         }
     }
 
+    /// Two implementations, one answer: swift-crypto's signature (used for the SHA
+    /// digests) equals the project's own CRT on BigNum, byte for byte, for every key
+    /// of the committed CA and every digest swift-crypto signs with.
+    func testSwiftCryptoAndBigNumSignaturesAreTheSameBytes() throws {
+        let authority = CertificateAuthority.committed
+        for identity in [authority.root, authority.intermediate, authority.leaf, authority.storeKit] {
+            for digest in [DigestAlgorithm.sha1, .sha256, .sha384, .sha512] {
+                for message in [[], Array("receipt".utf8), [UInt8](repeating: 0xA5, count: 1_000)] {
+                    XCTAssertEqual(try identity.key.sign(message, digest: digest),
+                                   try identity.key.signWithBigNum(message, digest: digest), digest.rawValue)
+                }
+            }
+        }
+        // MD5 is the BigNum path's alone.
+        XCTAssertEqual(try authority.leaf.key.sign([1], digest: .md5), try authority.leaf.key.signWithBigNum([1], digest: .md5))
+    }
+
     /// `forge ca`'s keys: RSA-2048 from swift-crypto, kept as PKCS#8 PEM, e = 65537.
     func testGeneratedKeys() throws {
         let key = try RSAPrivateKey.generate()
