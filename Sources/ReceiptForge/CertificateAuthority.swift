@@ -51,26 +51,26 @@ public struct CertificateAuthority: Sendable {
 
     // MARK: Names (each says TEST ONLY)
 
-    public static let rootName = DistinguishedName([
+    public static let rootName = NameBuilder([
         (.countryName, "US"), (.organizationName, "Receipt Forge"),
         (.organizationalUnitName, "Receipt Forge Certification Authority"),
         (.commonName, "Receipt Forge Root CA - TEST ONLY"),
     ])
-    public static let intermediateName = DistinguishedName([
+    public static let intermediateName = NameBuilder([
         (.commonName, "Receipt Forge Worldwide Developer Relations Certification Authority - TEST ONLY"),
         (.organizationalUnitName, "G5"), (.organizationName, "Receipt Forge"), (.countryName, "US"),
     ])
-    public static let leafName = DistinguishedName([
+    public static let leafName = NameBuilder([
         (.commonName, "Receipt Forge Mac App Store and iTunes Store Receipt Signing - TEST ONLY"),
         (.organizationalUnitName, "Receipt Forge Worldwide Developer Relations"),
         (.organizationName, "Receipt Forge"), (.countryName, "US"),
     ])
-    public static let unrelatedRootName = DistinguishedName([
+    public static let unrelatedRootName = NameBuilder([
         (.countryName, "US"), (.organizationName, "Receipt Forge"),
         (.organizationalUnitName, "Unrelated Certification Authority"),
         (.commonName, "Receipt Forge Unrelated Root CA (never the anchor) - TEST ONLY"),
     ])
-    public static let storeKitName = DistinguishedName([
+    public static let storeKitName = NameBuilder([
         (.commonName, "Receipt Forge StoreKit Testing in Xcode - TEST ONLY"),
         (.organizationName, "Receipt Forge"), (.countryName, "US"),
     ])
@@ -100,7 +100,7 @@ public struct CertificateAuthority: Sendable {
                             notBefore: caNotBefore, notAfter: caNotAfter, role: .rootCA)
     }
 
-    static func intermediateTemplate(issuer: DistinguishedName = rootName, serial: UInt64 = Serial.intermediate)
+    static func intermediateTemplate(issuer: NameBuilder = rootName, serial: UInt64 = Serial.intermediate)
         -> CertificateTemplate {
         CertificateTemplate(serialNumber: serial, issuer: issuer, subject: intermediateName,
                             notBefore: caNotBefore, notAfter: caNotAfter, role: .intermediateCA,
@@ -156,7 +156,7 @@ public struct CertificateAuthority: Sendable {
 
     /// The intermediate re-issued by another root (same name and key), for chains that
     /// lead to the unrelated root: the committed leaf still verifies under it.
-    func intermediate(issuedBy issuer: SigningIdentity, issuerName: DistinguishedName, serial: UInt64)
+    func intermediate(issuedBy issuer: SigningIdentity, issuerName: NameBuilder, serial: UInt64)
         throws(RSAPrivateKey.Failure) -> [UInt8] {
         try CertificateAuthority.intermediateTemplate(issuer: issuerName, serial: serial).build(
             subjectPublicKeyInfo: intermediate.key.publicKeyInfo, issuerPublicKeyInfo: issuer.key.publicKeyInfo,

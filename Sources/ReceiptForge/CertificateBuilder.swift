@@ -1,16 +1,16 @@
 import BER
 import Receipt
 
-/// An X.509 `Name` built the way Apple's are: one attribute per RDN, in the order
+/// Builds an X.509 `Name` the way Apple's are: one attribute per RDN, in the order
 /// given; `countryName` as PrintableString, everything else as UTF8String.
-public struct DistinguishedName: Hashable, Sendable {
+public struct NameBuilder: Hashable, Sendable {
     public var attributes: [(OID, String)]
 
     public init(_ attributes: [(OID, String)]) {
         self.attributes = attributes
     }
 
-    public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.encoded == rhs.encoded }
+    public static func == (lhs: NameBuilder, rhs: NameBuilder) -> Bool { lhs.encoded == rhs.encoded }
     public func hash(into hasher: inout Hasher) { hasher.combine(encoded) }
 
     public var encoded: [UInt8] {
@@ -45,8 +45,8 @@ public struct CertificateTemplate: Sendable {
     }
 
     public var serialNumber: UInt64
-    public var issuer: DistinguishedName
-    public var subject: DistinguishedName
+    public var issuer: NameBuilder
+    public var subject: NameBuilder
     public var notBefore: ASN1Time
     public var notAfter: ASN1Time
     public var role: Role
@@ -54,7 +54,7 @@ public struct CertificateTemplate: Sendable {
     /// 1.2.840.113635.100.6.2.1 or the receipt signer's 1.2.840.113635.100.6.11.1.
     public var markerExtensions: [OID]
 
-    public init(serialNumber: UInt64, issuer: DistinguishedName, subject: DistinguishedName,
+    public init(serialNumber: UInt64, issuer: NameBuilder, subject: NameBuilder,
                 notBefore: ASN1Time, notAfter: ASN1Time, role: Role, markerExtensions: [OID] = []) {
         self.serialNumber = serialNumber
         self.issuer = issuer
