@@ -13,7 +13,7 @@ struct ForgeCommand: ParsableCommand {
             be created (a file or a directory the forge did not write is in the way; nothing was touched); \
             \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
             """,
-        subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self],
+        subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self, ReportCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }

@@ -114,7 +114,7 @@ public enum ManifestVerifier {
     }
 
     /// A decoding error as `$.cases[3].expected: …`.
-    static func jsonLocation(of error: DecodingError) -> String {
+    public static func jsonLocation(of error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.reduce("$") { text, key in
                 key.intValue.map { "\(text)[\($0)]" } ?? "\(text).\(key.stringValue)"
