@@ -52,7 +52,7 @@ final class ResultsMatrixTests: XCTestCase {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(lines[0], "V1 = ./validator --strict")
         XCTAssertEqual(lines[1], "     1/7 pass; failures: critical 4, high 0, low 0; 1 known; 1 not run")
-        XCTAssertEqual(lines[2], "V2 = evil␛]0;title␇")
+        XCTAssertEqual(lines[2], #"V2 = evil\x1B]0;title\x07"#)
         XCTAssertEqual(Array(lines[4...]), [
             "",
             "case              importance  expected                         V1              V2",
@@ -64,7 +64,7 @@ final class ResultsMatrixTests: XCTestCase {
             "self-signed-root  critical    invalid (untrusted-chain)        FAIL (known)    -",
             "huge-length       critical    invalid (bad-signature)          HANG            -",
             "bad-digest        critical    invalid (bad-signature)          ERROR           -",
-            "x␛[2J             critical    invalid (bad-signature)          -               FAIL",
+            #"x\x1B[2J          critical    invalid (bad-signature)          -               FAIL"#,
             "── vpp (1)",
             "vpp-expired       high        invalid (expired)                skipped         -",
             "── untagged (1)",

@@ -11,11 +11,11 @@ final class UntrustedTextTests: XCTestCase {
     }
 
     func testControlsBecomeVisibleAndOrdinaryTextStays() {
-        XCTAssertEqual(UntrustedText.visible("\u{1B}[2J\u{00}\u{7F}"), "␛[2J␀␡")
-        XCTAssertEqual(UntrustedText.visible("a\nb\tc\r"), "a␊b␉c␍")
-        XCTAssertEqual(UntrustedText.visible("a\nb\tc\r", multiline: true), "a\nb\tc␍")
+        XCTAssertEqual(UntrustedText.visible("\u{1B}[2J\u{00}\u{7F}"), "\\x1B[2J\\x00\\x7F")
+        XCTAssertEqual(UntrustedText.visible("a\nb\tc\r"), #"a\nb\tc\r"#)
+        XCTAssertEqual(UntrustedText.visible("a\nb\tc\r", multiline: true), "a\nb\tc\\r")
         XCTAssertEqual(UntrustedText.visible("\u{9B}31m \u{202E}x\u{2069} \u{2028} " + CheckResultsSamples.nonCharacters),
-                       "[U+009B]31m [U+202E]x[U+2069] [U+2028] [U+FFFE][U+10FFFF][U+FDD0]")
+                       #"\x9B31m \u202Ex\u2069 \u2028 \uFFFE\U0010FFFF\uFDD0"#)
         XCTAssertEqual(UntrustedText.visible("Grüße ✓ 日本 \u{FFFD} 🙂"), "Grüße ✓ 日本 \u{FFFD} 🙂")
     }
 }

@@ -1,7 +1,8 @@
 /// How each outcome is shown on the results pages and in `forge report`'s table:
 /// a colour and also a symbol and a word, so the page does not rely on colour alone.
 extension CheckOutcome {
-    /// A symbol in the fonts Chromium and the common desktops ship.
+    /// A symbol in the fonts Chromium and the common desktops ship (DejaVu has each;
+    /// it has no ⌛, which Chromium drew as an empty box).
     public var symbol: String {
         switch self {
         case .pass: return "✓"
@@ -9,7 +10,7 @@ extension CheckOutcome {
         case .fail: return "✗"
         case .skipped: return "–"
         case .crash: return "✸"
-        case .hang: return "⌛"
+        case .hang: return "◷"
         case .error: return "⚠"
         }
     }

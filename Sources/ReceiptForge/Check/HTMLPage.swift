@@ -58,8 +58,11 @@ enum HTMLPage {
         .status.ok { border-color: #1e7b34; background: #e6f4e9; }
         .status.bad { border-color: #c62828; background: #fde2e2; }
         table { border-collapse: collapse; }
-        th, td { border: 1px solid #c9c9c9; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
-        thead th { background: #ececec; }
+        th, td { border: 1px solid #c9c9c9; padding: 4px 6px; vertical-align: top; text-align: left; }
+        td { overflow-wrap: anywhere; }
+        thead th { background: #ececec; white-space: nowrap; }
+        thead th code { white-space: normal; overflow-wrap: anywhere; }
+        table.cases td:first-child, table.matrix td:first-child { min-width: 13em; }
         thead { position: sticky; top: 0; z-index: 1; }
         table.cases, table.matrix { width: 100%; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -69,7 +72,7 @@ enum HTMLPage {
         .known { display: inline-block; padding: 0 5px; border: 1.5px dashed #444; border-radius: 3px;
                  font-size: 12px; font-weight: 600; background: #ffffff; color: #333; white-space: nowrap; }
         .tag { display: inline-block; padding: 0 5px; margin: 1px 2px 1px 0; border-radius: 8px; background: #e3e9f3;
-               color: #1d3557; font-size: 12px; }
+               color: #1d3557; font-size: 12px; white-space: nowrap; }
         .imp { font-weight: 600; white-space: nowrap; }
         .imp-critical { color: #a00000; }
         .imp-high { color: #8a4b00; }
@@ -83,7 +86,9 @@ enum HTMLPage {
         td.cell { min-width: 9em; }
         td.none { background: repeating-linear-gradient(45deg, #f4f4f4, #f4f4f4 6px, #e8e8e8 6px, #e8e8e8 12px); }
         details summary { cursor: pointer; }
-        nav.groups a { margin-right: 10px; }
+        ol.validators li { overflow-wrap: anywhere; }
+        nav.groups { margin: 0 0 8px; }
+        nav.groups span { margin-right: 12px; white-space: nowrap; }
 
         """
         for outcome in CheckOutcome.allCases {

@@ -86,8 +86,8 @@ public enum HTMLReport {
         if matrix.groups.count > 1 {
             body += "<nav class=\"groups\">Tags: "
             for (index, group) in matrix.groups.enumerated() {
-                body += "<a href=\"#group-\(index + 1)\">\(HTMLEscaping.untrusted(group.tag, limit: Limit.tag))</a>"
-                    + "<span class=\"small\">(\(group.rows.count))</span> "
+                body += "<span><a href=\"#group-\(index + 1)\">\(HTMLEscaping.untrusted(group.tag, limit: Limit.tag))</a> "
+                    + "(\(group.rows.count))</span> "
             }
             body += "</nav>\n"
         }
