@@ -1,6 +1,5 @@
 import BER
 import Foundation
-import Receipt
 
 /// What `forge dump` prints: the container's shape and the decoded receipt, as text or
 /// JSON. Works on real receipts and on bare payloads (a file starting with a SET).

@@ -128,6 +128,21 @@ enum FileSystem {
         }
     }
 
+    /// Replaces (or creates) the file at `path` in one step: written under a temporary
+    /// name beside it, synced, then renamed over it. On failure the temporary is removed
+    /// and the old file is untouched.
+    static func replaceFile(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = folder + "/.\((path as NSString).lastPathComponent).forge-\(UUID().uuidString)"
+        try createFile(temporary, bytes, durable: true)
+        do throws(OutputError) {
+            try move(temporary, path)
+        } catch {
+            removeFile(temporary)
+            throw error
+        }
+    }
+
     /// Syncs a directory's entries (new names, renames) to disk.
     static func syncDirectory(_ path: String) throws(OutputError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

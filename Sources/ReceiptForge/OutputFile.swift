@@ -27,15 +27,7 @@ public struct OutputFile: Sendable {
 
     public func write(_ bytes: [UInt8]) throws(OutputError) {
         try checkWritable()
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = folder + "/.\((path as NSString).lastPathComponent).forge-\(UUID().uuidString)"
-        try FileSystem.createFile(temporary, bytes, durable: true)
-        do throws(OutputError) {
-            try FileSystem.move(temporary, path)
-        } catch {
-            FileSystem.removeFile(temporary)
-            throw error
-        }
-        try FileSystem.syncDirectory(folder)
+        try FileSystem.replaceFile(path, bytes)
+        try FileSystem.syncDirectory((path as NSString).deletingLastPathComponent)
     }
 }

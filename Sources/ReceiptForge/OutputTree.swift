@@ -266,15 +266,6 @@ public struct OutputTree {
 
     /// Writes one file of the tree under a temporary name, syncs it, renames it into place.
     func writeAtomically(_ relative: String, _ bytes: [UInt8]) throws(OutputError) {
-        let final = path + "/" + relative
-        let folder = (final as NSString).deletingLastPathComponent
-        let temporary = folder + "/.\((final as NSString).lastPathComponent).forge-\(UUID().uuidString)"
-        try FileSystem.createFile(temporary, bytes, durable: true)
-        do throws(OutputError) {
-            try FileSystem.move(temporary, final)
-        } catch {
-            FileSystem.removeFile(temporary)
-            throw error
-        }
+        try FileSystem.replaceFile(path + "/" + relative, bytes)
     }
 }
