@@ -76,10 +76,11 @@ final class CheckCommandTests: XCTestCase {
     func testTheProjectsOwnVerifierPassesEveryCase() throws {
         let directory = try scratchDirectory()
         let junit = directory.appendingPathComponent("junit.xml")
+        let html = directory.appendingPathComponent("results.html")
         var environment = ProcessInfo.processInfo.environment
         environment["FORGE"] = ChildProcess.product("forge").path
         let run = try ChildProcess.run(ChildProcess.product("forge"),
-                                       ["check", "--fixtures", Self.tree.path, "--junit", junit.path, "--",
+                                       ["check", "--fixtures", Self.tree.path, "--junit", junit.path, "--html", html.path, "--",
                                         Self.repository.appendingPathComponent("Harnesses/forge-verify.sh").path],
                                        environment: environment)
         XCTAssertEqual(run.status, 0, run.standardOutput + run.standardError)
@@ -93,6 +94,12 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(cases.count, try Self.expectedVerdicts().count)
         XCTAssertEqual(try document.nodes(forXPath: "//failure").count + (try document.nodes(forXPath: "//error").count), 0)
         XCTAssertEqual(try document.nodes(forXPath: "/testsuites/@tests").first?.stringValue, "\(cases.count)")
+
+        // The HTML page: one self-contained file naming every case.
+        let page = try String(contentsOf: html, encoding: .utf8)
+        XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"), String(page.prefix(40)))
+        XCTAssertFalse(page.contains("<script"), "no script")
+        for id in try Self.expectedVerdicts().keys { XCTAssertTrue(page.contains(">\(id)<"), id) }
     }
 
     /// Real `--json` output of every outcome validates against Schemas/check-results.schema.json.

@@ -79,6 +79,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write JUnit XML, one testcase per case, for CI systems.", valueName: "FILE"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("Write one self-contained HTML page: the case table coloured by outcome (`forge report` merges several runs).",
+                               valueName: "FILE"))
+    var html: String?
+
     @Option(name: .customLong("known-failures"), help: ArgumentHelp(
         "Differences your project accepts: one `CASE-ID  REASON` a line (# comments); they do not fail the run.",
         valueName: "FILE"))
@@ -142,7 +146,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outputs = [json, junit].compactMap { $0 }.map { OutputFile(path: URL(fileURLWithPath: $0)) }
+        let outputs = [json, junit, html].compactMap { $0 }.map { OutputFile(path: URL(fileURLWithPath: $0)) }
         do {
             for output in outputs { try output.checkWritable() }
         } catch {
@@ -193,6 +197,7 @@ struct CheckCommand: ParsableCommand {
         if !quiet { printTable(report) }
         do {
             if let json { try OutputFile(path: URL(fileURLWithPath: json)).write(try forgeJSON(report)) }
+            if let html { try OutputFile(path: URL(fileURLWithPath: html)).write(Array(HTMLReport.single(report).utf8)) }
             if let junit {
                 try OutputFile(path: URL(fileURLWithPath: junit))
                     .write(Array(JUnitReport.render(report, strictReasons: strictReasons).utf8))
