@@ -6,12 +6,13 @@
 //    │        │              │             │
 //    └────────┴─────────┬────┴─────────────┘
 //                       ▼
-//                 ReceiptForge   (signs with BigNum: RSA-CRT)
+//                 ReceiptForge   (signs RSA with swift-crypto; MD5 with BigNum RSA-CRT)
 //                       │
 //               ForgeCLI (`forge`)   Bench (`scripts/bench`)   Fuzz* (`scripts/fuzz`)
 //
-// No library links OpenSSL: the forge signs with BigNum (digests and `forge ca` key
-// generation from swift-crypto). OpenSSL (libssl-dev) is only the independent oracle
+// No library links OpenSSL: the forge signs SHA digests with swift-crypto's RSA and
+// MD5 with its own RSA-CRT on BigNum (byte-identical, tested; `forge ca` keys from
+// swift-crypto). OpenSSL (libssl-dev) is only the independent oracle
 // in tests, benchmarks and differential fuzzing.
 import PackageDescription
 

@@ -21,7 +21,7 @@ final class ReadmeExampleTests: XCTestCase {
 
     func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
         let log = directory.appendingPathComponent("output.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -41,9 +41,9 @@ public enum ChildProcess {
         let outURL = scratch.appendingPathComponent("stdout")
         let errURL = scratch.appendingPathComponent("stderr")
         let inURL = scratch.appendingPathComponent("stdin")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        FileManager.default.createFile(atPath: inURL.path, contents: input ?? Data())
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: input ?? Data())
 
         let process = Process()
         process.executableURL = executable
