@@ -16,26 +16,8 @@ public enum ManifestVerifier {
     }
 
     /// Why the tree could not be checked. Paths in the manifest and case files must be
-    /// relative and stay inside the tree.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// A file that cannot be read (exit 74).
-        case unreadable(path: String, reason: String)
-        /// A manifest or case file that does not decode, names a path outside the
-        /// tree, or lists an unusable anchor (exit 65).
-        case malformed(path: String, reason: String)
-
-        public var isIOError: Bool {
-            if case .unreadable = self { return true }
-            return false
-        }
-
-        public var description: String {
-            switch self {
-            case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
-            case .malformed(let path, let reason): return "\(path): \(reason)"
-            }
-        }
-    }
+    /// relative and stay inside the tree (a path outside it is `malformed`).
+    public typealias Failure = JSONFileError
 
     /// One case of a fixture tree, its `case.json` decoded and its paths resolved
     /// (every path checked to stay inside the tree).
@@ -119,46 +101,10 @@ public enum ManifestVerifier {
     }
 
     static func read(_ url: URL) throws(Failure) -> [UInt8] {
-        do {
-            guard let bytes = try FileReading.contents(atPath: url.path) else {
-                throw Failure.unreadable(path: url.path, reason: "no such file")
-            }
-            return bytes
-        } catch let error as FileReadError {
-            throw .unreadable(path: error.path, reason: error.reason)
-        } catch let error as Failure {
-            throw error
-        } catch {
-            throw .unreadable(path: url.path, reason: "\(error)")
-        }
+        try JSONFile.read(url.path)
     }
 
     static func decode<T: Decodable>(_ url: URL) throws(Failure) -> T {
-        let bytes = try read(url)
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw .malformed(path: url.path, reason: "does not decode: " + jsonLocation(of: error))
-        } catch {
-            throw .malformed(path: url.path, reason: "does not decode: \(error)")
-        }
-    }
-
-    /// A decoding error as `$.cases[3].expected: …`.
-    public static func jsonLocation(of error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce("$") { text, key in
-                key.intValue.map { "\(text)[\($0)]" } ?? "\(text).\(key.stringValue)"
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath)): the field '\(key.stringValue)' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?).flatMap { $0.userInfo[NSDebugDescriptionErrorKey] as? String }
-            return "\(path(context.codingPath)): \(context.debugDescription)" + (underlying.map { " (\($0))" } ?? "")
-        @unknown default:
-            return "\(error)"
-        }
+        try JSONFile.decode(T.self, from: try read(url), path: url.path)
     }
 }
