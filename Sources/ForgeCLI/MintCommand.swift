@@ -44,13 +44,8 @@ struct MintCommand: ParsableCommand {
     @Option(help: "Output directory.")
     var out = "Fixtures"
 
-    @Option(help: ArgumentHelp(
-        "Reference current time, RFC 3339 (default \(ReceiptDate(secondsSince1970: ForgeSettings.defaultNow).text)).",
-        discussion: "Receipts are created about 30 days before it; VPP expiry is judged against it. 2024-03-01...2089-12-31."))
-    var now: String?
-
-    @Option(help: "Seed of the device ids, opaque values and transaction ids.")
-    var seed: UInt64 = ForgeSettings.defaultSeed
+    @OptionGroup
+    var reference: ReferenceOptions
 
     @Flag(help: "No progress lines on standard error.")
     var quiet = false
@@ -66,53 +61,35 @@ struct MintCommand: ParsableCommand {
             let names = ForgeCase.catalogue.map(\.id).joined(separator: ", ")
             throw ValidationError("unknown case '\(name)'; valid cases: \(names)")
         }
-        if let now {
-            guard let date = ReceiptDate(now) else { throw ValidationError("--now: '\(now)' is not an RFC 3339 date") }
-            guard ForgeSettings.allowedNow.contains(date.secondsSince1970) else {
-                throw ValidationError("--now must lie between 2024-03-01 and 2089-12-31")
-            }
-        }
     }
 
     func run() throws {
-        let settings = ForgeSettings(now: now.flatMap(ReceiptDate.init)?.secondsSince1970 ?? ForgeSettings.defaultNow,
-                                     seed: seed)
-        let forge = Forge(app: try appOptions.description(context: "forge"), settings: settings)
+        let forge = Forge(app: try appOptions.description(context: "forge"), settings: try reference.settings())
         let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
         let started = Date()
         var minted: [MintedCase] = []
-        var files: [(String, [UInt8])] = []
+        let report: OutputTree.Report
         do {
-            for forgeCase in selected {
-                let result = try forge.mint(forgeCase)
+            report = try forge.write(selected, to: URL(fileURLWithPath: out)) { result in
                 minted.append(result)
-                files += try OutputTree.files(of: result)
                 if !quiet {
                     let size = result.receipt.map { "\($0.count) B" } ?? "no file"
-                    printError("forged \(pad(forgeCase.id, 22)) \(pad(forgeCase.expected.rawValue, 22)) \(size)")
+                    printError("forged \(pad(result.id, 22)) \(pad(result.expected.rawValue, 22)) \(size)")
                 }
             }
-            // The manifest always describes the whole catalogue.
-            let everything = all ? minted : try forge.mintAll()
-            files += try OutputTree.sharedFiles(forge: forge, cases: everything)
+        } catch let error as OutputError {
+            printError("forge: \(error)")
+            throw error.exit.code
         } catch {
             printError("forge: minting failed: \(error)")
             throw ForgeExit.internalFailure.code
         }
-        let tree = OutputTree(directory: URL(fileURLWithPath: out))
-        let report: OutputTree.Report
-        do throws(OutputError) {
-            report = all ? try tree.replaceTree(with: files) : try tree.update(with: files, replacing: selected.map(\.id))
-        } catch {
-            printError("forge: \(error)")
-            throw error.exit.code
-        }
         if !quiet { report.printNotes() }
         let seconds = Date().timeIntervalSince(started)
-        let valid = minted.filter { $0.forgeCase.expected == .valid }.count
+        let valid = minted.filter { $0.expected == .valid }.count
         printError(String(format: "forged %d case%@ (%d valid, %d invalid) into %@ in %.2f s",
                           minted.count, minted.count == 1 ? "" : "s", valid, minted.count - valid,
-                          tree.directory.path, seconds))
+                          URL(fileURLWithPath: out).standardizedFileURL.path, seconds))
     }
 }
 

@@ -81,15 +81,21 @@ public struct Forge: Sendable {
     /// Mints `cases` (default: the whole catalogue) and writes them as a fixture tree
     /// into `directory`, with `manifest.json` and the anchors under `Certs/`. The whole
     /// catalogue replaces the forge's tree there (see `OutputTree` for what it may
-    /// touch); fewer cases update only their own folders.
+    /// touch); fewer cases update only their own folders. The manifest always describes
+    /// the whole catalogue, so every case is minted, once; `progress` sees the ones
+    /// written, in catalogue order. Minting errors are thrown as they come, write errors
+    /// as `OutputError`.
     @discardableResult
-    public func write(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL) throws -> OutputTree.Report {
-        let minted = try cases.map(mint)
-        let everything = cases.map(\.id) == ForgeCase.catalogue.map(\.id) ? minted : try mintAll()
+    public func write(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL,
+                      progress: (MintedCase) -> Void = { _ in }) throws -> OutputTree.Report {
+        let ids = Set(cases.map(\.id))
+        let everything = try mintAll()
+        let minted = everything.filter { ids.contains($0.id) }
+        minted.forEach(progress)
         let files = try minted.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: self, cases: everything)
         let tree = OutputTree(directory: directory)
-        return everything.count == minted.count ? try tree.replaceTree(with: files)
-                                                : try tree.update(with: files, replacing: cases.map(\.id))
+        return minted.count == everything.count ? try tree.replaceTree(with: files)
+                                                : try tree.update(with: files, replacing: minted.map(\.id))
     }
 
     public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {

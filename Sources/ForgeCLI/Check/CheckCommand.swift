@@ -94,11 +94,8 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "No progress line and no table; the summary line only.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("When minting: the reference now (RFC 3339).", valueName: "DATE"))
-    var now: String?
-
-    @Option(help: ArgumentHelp("When minting: the seed of ids and devices.", valueName: "N"))
-    var seed: UInt64?
+    @OptionGroup(title: "When minting (not with --fixtures)")
+    var reference: ReferenceOptions
 
     @OptionGroup(title: "Your app, when minting (not with --fixtures)")
     var appOptions: AppOptions
@@ -115,10 +112,9 @@ struct CheckCommand: ParsableCommand {
         }
         guard timeout > 0, timeout <= 3_600 else { throw ValidationError("--timeout must lie between 0 and 3600 seconds") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must lie between 1 and 256") }
-        if fixtures != nil && (appOptions.isGiven || now != nil || seed != nil) {
+        if fixtures != nil && (appOptions.isGiven || reference.isGiven) {
             throw ValidationError("--fixtures uses the tree as minted; the app options, --now and --seed apply only when minting")
         }
-        if let now, ReceiptDate(now) == nil { throw ValidationError("--now: '\(now)' is not an RFC 3339 date") }
         let vocabulary = ForgeCase.Tag.allCases.map(\.rawValue)
         for tag in tags + excludedTags where !vocabulary.contains(tag) {
             throw ValidationError("unknown tag '\(tag)'; tags: \(vocabulary.joined(separator: ", "))")
@@ -220,15 +216,7 @@ struct CheckCommand: ParsableCommand {
             let url = URL(fileURLWithPath: fixtures)
             return (url.pathExtension == "json" ? url : url.appendingPathComponent("manifest.json"), nil)
         }
-        var settings = ForgeSettings(seed: seed ?? ForgeSettings.defaultSeed)
-        if let now, let date = ReceiptDate(now) {
-            guard ForgeSettings.allowedNow.contains(date.secondsSince1970) else {
-                printError("forge check: --now must lie between 2024-03-01 and 2089-12-31")
-                throw ExitCode.validationFailure
-            }
-            settings.now = date.secondsSince1970
-        }
-        let forge = Forge(app: try appOptions.description(context: "forge check"), settings: settings)
+        let forge = Forge(app: try appOptions.description(context: "forge check"), settings: try reference.settings())
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("forge-check-\(UUID().uuidString)")
         do {
             try forge.write(to: temporary)
