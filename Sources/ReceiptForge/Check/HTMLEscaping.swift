@@ -1,4 +1,5 @@
-/// Escaping for the HTML pages of `forge check --html` and `forge report --html`.
+/// Escaping for the HTML pages of `forge check --html` and `forge report --html`
+/// (and, through `JUnitReport.escape`, for JUnit XML).
 enum HTMLEscaping {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references: safe
     /// as element content and inside a quoted attribute value.

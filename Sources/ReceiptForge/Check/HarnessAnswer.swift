@@ -127,7 +127,7 @@ public enum HarnessAnswer {
             case 0x09: text += "\\t"
             case 0x0D: text += "\\r"
             case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default: text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default: text += UntrustedText.escape(UInt32(byte), "\\x", digits: 2)
             }
         }
         text += "\""
@@ -156,10 +156,6 @@ public enum HarnessAnswer {
 extension String {
     func trimmingWhitespace() -> String {
         String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
 

@@ -57,21 +57,17 @@ public enum JUnitReport {
         String(Double((value * 1000).rounded()) / 1000)
     }
 
-    /// XML text and attribute escaping; characters XML 1.0 cannot hold become `?`.
+    /// XML text and attribute escaping (the HTML pages' escaping, which XML reads the
+    /// same way); characters XML 1.0 cannot hold become `?` first.
     public static func escape(_ text: String) -> String {
-        var out = ""
+        var storable = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): out += "?"
-            default: out.unicodeScalars.append(scalar)
+            case "\t", "\n", "\r": storable.append(scalar)
+            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): storable.append("?")
+            default: storable.append(scalar)
             }
         }
-        return out
+        return HTMLEscaping.escaped(String(storable))
     }
 }
