@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
-        .testTarget(name: "ReadmeExampleTests"),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReceiptForge
 
 @main
@@ -33,4 +34,22 @@ enum ForgeExit: Int32 {
 extension OutputError {
     /// 74 when reading or writing failed, 73 when the output cannot be created.
     var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
+}
+
+extension Forge {
+    /// `Forge.write` for a subcommand: a write error exits 73 or 74, a minting error
+    /// 70, each printed after `context` (`forge`, `forge check`).
+    @discardableResult
+    func writeFixtures(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL, context: String,
+                       progress: (MintedCase) -> Void = { _ in }) throws -> OutputTree.Report {
+        do {
+            return try write(cases, to: directory, progress: progress)
+        } catch let error as OutputError {
+            printError("\(context): \(error)")
+            throw error.exit.code
+        } catch {
+            printError("\(context): minting failed: \(error)")
+            throw ForgeExit.internalFailure.code
+        }
+    }
 }

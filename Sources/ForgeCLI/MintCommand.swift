@@ -68,21 +68,12 @@ struct MintCommand: ParsableCommand {
         let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
         let started = Date()
         var minted: [MintedCase] = []
-        let report: OutputTree.Report
-        do {
-            report = try forge.write(selected, to: URL(fileURLWithPath: out)) { result in
-                minted.append(result)
-                if !quiet {
-                    let size = result.receipt.map { "\($0.count) B" } ?? "no file"
-                    printError("forged \(pad(result.id, 22)) \(pad(result.expected.rawValue, 22)) \(size)")
-                }
+        let report = try forge.writeFixtures(selected, to: URL(fileURLWithPath: out), context: "forge") { result in
+            minted.append(result)
+            if !quiet {
+                let size = result.receipt.map { "\($0.count) B" } ?? "no file"
+                printError("forged \(pad(result.id, 22)) \(pad(result.expected.rawValue, 22)) \(size)")
             }
-        } catch let error as OutputError {
-            printError("forge: \(error)")
-            throw error.exit.code
-        } catch {
-            printError("forge: minting failed: \(error)")
-            throw ForgeExit.internalFailure.code
         }
         if !quiet { report.printNotes() }
         let seconds = Date().timeIntervalSince(started)

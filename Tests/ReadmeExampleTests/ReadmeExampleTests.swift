@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// README's `## Use from Swift` example, built as a package that depends on this one
@@ -6,8 +7,7 @@ import XCTest
 /// cannot drift from the API, and the library products must build without
 /// `unsafeFlags` (SwiftPM refuses them in dependencies) or a system library.
 final class ReadmeExampleTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = ChildProcess.packageRoot
 
     /// The first ```swift block after the `## Use from Swift` heading.
     static func exampleSource() throws -> String {
@@ -17,22 +17,6 @@ final class ReadmeExampleTests: XCTestCase {
         let open = try XCTUnwrap(rest.range(of: "```swift\n"), "no ```swift block in the section")
         let close = try XCTUnwrap(rest[open.upperBound...].range(of: "\n```\n"))
         return String(rest[open.upperBound..<close.lowerBound]) + "\n"
-    }
-
-    func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let log = directory.appendingPathComponent("output.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
     }
 
     func testTheSwiftExampleBuildsAsADependentPackageAndRuns() throws {
@@ -63,11 +47,15 @@ final class ReadmeExampleTests: XCTestCase {
         // A scratch folder of the repository's, kept between runs (like .build), so
         // the dependency's packages are built once.
         let scratch = Self.repository.appendingPathComponent(".build-readme-example").path
-        let build = try run(["swift", "build", "--scratch-path", scratch, "--product", "Example"], in: package)
-        XCTAssertEqual(build.status, 0, "the README example does not build:\n\(build.output.suffix(4_000))")
+        let build = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["swift", "build", "--scratch-path", scratch, "--product", "Example"],
+                                         workingDirectory: package)
+        XCTAssertEqual(build.status, 0,
+                       "the README example does not build:\n\((build.standardOutput + build.standardError).suffix(4_000))")
         guard build.status == 0 else { return }
-        let example = try run([scratch + "/debug/Example"], in: package)
-        XCTAssertEqual(example.status, 0, example.output)
-        XCTAssertEqual(example.output, "copied-device: device-hash-mismatch, expected device-hash-mismatch\n")
+        let example = try ChildProcess.run(URL(fileURLWithPath: scratch + "/debug/Example"), [], workingDirectory: package)
+        XCTAssertEqual(example.status, 0, example.standardError)
+        XCTAssertEqual(example.standardError, "")
+        XCTAssertEqual(example.standardOutput, "copied-device: device-hash-mismatch, expected device-hash-mismatch\n")
     }
 }

@@ -218,15 +218,7 @@ struct CheckCommand: ParsableCommand {
         }
         let forge = Forge(app: try appOptions.description(context: "forge check"), settings: try reference.settings())
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("forge-check-\(UUID().uuidString)")
-        do {
-            try forge.write(to: temporary)
-        } catch let error as OutputError {
-            printError("forge check: \(error)")
-            throw error.exit.code
-        } catch {
-            printError("forge check: minting failed: \(error)")
-            throw ForgeExit.internalFailure.code
-        }
+        try forge.writeFixtures(to: temporary, context: "forge check")
         return (temporary.appendingPathComponent("manifest.json"), temporary)
     }
 
