@@ -23,16 +23,14 @@ struct InputFile {
     /// Reads `path` (not `-`), or returns nil when no file exists there; a file that
     /// exists but cannot be read throws.
     static func ifPresent(_ path: String) throws(Failure) -> InputFile? {
-        do {
-            guard let raw = try FileReading.contents(atPath: path) else { return nil }
-            return try InputFile(name: path, raw: raw)
-        } catch let error as FileReadError {
-            throw .unreadable(path, error.reason)
-        } catch let error as Failure {
-            throw error
+        let raw: [UInt8]?
+        do throws(FileReadError) {
+            raw = try FileReading.contents(atPath: path)
         } catch {
-            throw .unreadable(path, "\(error)")
+            throw .unreadable(path, error.reason)
         }
+        guard let raw else { return nil }
+        return try InputFile(name: path, raw: raw)
     }
 
     /// Reads `path` for a subcommand, or prints why it cannot (prefixed with

@@ -27,18 +27,14 @@ public enum JSONFileError: Error, Sendable, Hashable, CustomStringConvertible {
 public enum JSONFile {
     /// The whole file, at most `limit` bytes.
     public static func read(_ path: String, limit: Int = .max) throws(JSONFileError) -> [UInt8] {
-        do {
-            guard let bytes = try FileReading.contents(atPath: path, limit: limit) else {
-                throw JSONFileError.unreadable(path: path, reason: "no such file")
-            }
-            return bytes
-        } catch let error as FileReadError {
-            throw .unreadable(path: error.path, reason: error.reason)
-        } catch let error as JSONFileError {
-            throw error
+        let bytes: [UInt8]?
+        do throws(FileReadError) {
+            bytes = try FileReading.contents(atPath: path, limit: limit)
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: error.path, reason: error.reason)
         }
+        guard let bytes else { throw .unreadable(path: path, reason: "no such file") }
+        return bytes
     }
 
     /// `bytes` decoded as `T`; `what` starts the message of a malformed file

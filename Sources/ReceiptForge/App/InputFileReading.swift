@@ -13,20 +13,15 @@ enum InputFileReading {
         func unreadable(_ reason: String) -> AppInputError {
             AppInputError(.unreadable, file: path, "cannot read: \(reason)")
         }
-        do {
-            guard let bytes = try FileReading.contents(atPath: path, limit: maximumSize) else {
-                throw unreadable("no such file")
-            }
-            return bytes
-        } catch let error as FileReadError {
-            if error.reason.hasPrefix("larger than") {
-                throw unreadable("larger than \(maximumSize >> 20) MiB, the most the forge reads from an input file")
-            }
-            throw unreadable(error.reason)
-        } catch let error as AppInputError {
-            throw error
+        let bytes: [UInt8]?
+        do throws(FileReadError) {
+            bytes = try FileReading.contents(atPath: path, limit: maximumSize)
+        } catch where error.reason.hasPrefix("larger than") {
+            throw unreadable("larger than \(maximumSize >> 20) MiB, the most the forge reads from an input file")
         } catch {
-            throw unreadable("\(error)")
+            throw unreadable(error.reason)
         }
+        guard let bytes else { throw unreadable("no such file") }
+        return bytes
     }
 }
