@@ -3,6 +3,7 @@
 // build it replays files instead: `swift run fuzz-ber crash-…` reproduces a finding
 // without any fuzzing runtime.
 import Foundation
+import ReceiptVerifier
 
 #if FUZZING
 @_silgen_name("LLVMFuzzerRunDriver")
@@ -103,13 +104,14 @@ public func replay(_ files: [String], through body: ([UInt8]) -> Void,
                    announce: (String) -> Void = announceOnStandardError) throws(ReplayError) {
     for file in files {
         announce(file)
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let bytes: [UInt8]?
+        do throws(FileReadError) {
+            bytes = try FileReading.contents(atPath: file)
         } catch {
-            throw ReplayError(kind: .unreadable, description: "\(file): cannot read: \(error.localizedDescription)")
+            throw ReplayError(kind: .unreadable, description: "\(file): cannot read: \(error.reason)")
         }
-        body(Array(data))
+        guard let bytes else { throw ReplayError(kind: .unreadable, description: "\(file): cannot read: it is gone") }
+        body(bytes)
     }
 }
 
