@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptVerifier
 
 /// How the forge recognises a directory it wrote, and which files in it are its own.
 ///
@@ -37,10 +38,14 @@ public enum TreeOwnership: Sendable {
     }
 
     static func readRecord(_ path: String) throws(OutputError) -> Set<String> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, operation: "read", reason: FileSystem.reason())
+        let bytes: [UInt8]?
+        do throws(FileReadError) {
+            bytes = try FileReading.contents(atPath: path)
+        } catch {
+            throw .io(path: path, operation: "read", reason: error.reason)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let bytes else { throw .io(path: path, operation: "read", reason: "it is gone") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .badOwnershipRecord(path: path, reason: "is not UTF-8 text")
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
