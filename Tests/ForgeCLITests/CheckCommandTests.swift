@@ -184,6 +184,37 @@ final class CheckCommandTests: XCTestCase {
         }
     }
 
+    /// SIGTERM (a CI runner giving up) stops the check at once: the validators' own
+    /// process groups, which the signal does not reach, are killed, and the tree the
+    /// check minted is removed.
+    func testSIGTERMStopsTheValidatorsAndRemovesTheMintedTree() throws {
+        let directory = try scratchDirectory()
+        let log = directory.appendingPathComponent("log")
+        let script = try harness("echo \"$$ $FORGE_RECEIPT\" >> \(log.path); sleep 30", in: directory)
+        let process = Process()
+        process.executableURL = ChildProcess.product("forge")
+        process.arguments = ["check", "--case", "valid", "--quiet", "--", script]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let started = Date()
+        while (try? String(contentsOf: log, encoding: .utf8))?.contains("\n") != true {
+            XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the validator never started")
+            guard Date().timeIntervalSince(started) < 20 else { process.terminate(); return }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "stopped long before the validator's 30 s")
+        XCTAssertEqual(process.terminationStatus, 128 + SIGTERM)
+        let fields = try String(contentsOf: log, encoding: .utf8).split(separator: " ")
+        let pid = try XCTUnwrap(Int32(fields[0]))
+        XCTAssertFalse(Self.isRunning(pid), "the validator \(pid) still runs")
+        let tree = URL(fileURLWithPath: String(fields[1]).trimmingCharacters(in: .newlines))
+            .deletingLastPathComponent().deletingLastPathComponent()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tree.path), "the minted tree \(tree.path) is removed")
+    }
+
     /// Running and not a zombie (a killed orphan waits for init to reap it), within a second.
     static func isRunning(_ pid: Int32) -> Bool {
         for _ in 0..<100 {

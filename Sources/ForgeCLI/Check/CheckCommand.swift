@@ -42,7 +42,8 @@ struct CheckCommand: ParsableCommand {
             below), so `forge check -- ./my-validator` is the whole story.
 
             Exit status: 0 when no case is fail, crash, hang or error outside --known-failures; 1 otherwise; \
-            64 usage; 65 a fixture tree or known-failures file that does not parse; 73/74 an output file \
+            64 usage; 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: every running validator's process \
+            group is killed and a minted temporary tree removed first); 65 a fixture tree or known-failures file that does not parse; 73/74 an output file \
             that cannot be written; 127 COMMAND cannot be started.
 
             Examples:
@@ -151,6 +152,9 @@ struct CheckCommand: ParsableCommand {
         }
         let tree = try fixtureTree()
         defer { if let temporary = tree.temporary { try? FileManager.default.removeItem(at: temporary) } }
+        HarnessGroups.stopOnSignals {
+            if let temporary = tree.temporary { try? FileManager.default.removeItem(at: temporary) }
+        }
         let allCases: [ManifestVerifier.TreeCase]
         do {
             allCases = try ManifestVerifier.cases(inManifestAt: tree.manifest)

@@ -76,6 +76,8 @@ struct HarnessProcess {
             close(outPipe[0]); close(errPipe[0])
             throw StartFailure(command: arguments[0], reason: String(cString: strerror(spawned)))
         }
+        HarnessGroups.add(pid)
+        defer { HarnessGroups.remove(pid) }
 
         var output: [UInt8] = []
         var totalOutput = 0
