@@ -26,10 +26,12 @@ let package = Package(
         .executable(name: "fuzz-verifier", targets: ["FuzzVerifier"]),
         .executable(name: "fuzz-x509", targets: ["FuzzX509"]),
         .executable(name: "fuzz-receipt", targets: ["FuzzReceipt"]),
+        .executable(name: "fuzz-jws", targets: ["FuzzJWS"]),
         .library(name: "ReceiptForge", targets: ["ReceiptForge"]),
         .library(name: "ReceiptVerifier", targets: ["ReceiptVerifier"]),
         .library(name: "Receipt", targets: ["Receipt"]),
         .library(name: "BER", targets: ["BER"]),
+        .library(name: "StoreKit2", targets: ["StoreKit2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,15 +42,19 @@ let package = Package(
         // MARK: Layers
         .target(name: "BER"),
         .target(name: "BigNum"),
+        // StoreKit 2 JWS: compact serialization, header and the payload models the forge and verifier share.
+        .target(name: "StoreKit2"),
         .target(
             name: "Receipt",
             dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "ReceiptForge",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "StoreKit2",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", "StoreKit2", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
@@ -66,19 +72,22 @@ let package = Package(
                 "Receipt",
                 "ReceiptForge",
                 "ReceiptVerifier",
+                "StoreKit2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "ReceiptForge", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
+                           .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
         .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/verifier"),
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
         .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
+        .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/jws"),
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
         // MARK: Tests
@@ -103,6 +112,12 @@ let package = Package(
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),
+        // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
+        .testTarget(
+            name: "StoreKit2Tests",
+            dependencies: ["StoreKit2", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "VerifierTests",
             dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]

@@ -6,12 +6,15 @@ import Foundation
 struct CACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
-        abstract: "Generate a fresh throwaway test CA (new RSA-2048 keys) into a directory.",
+        abstract: "Generate a fresh throwaway test CA (new RSA-2048 and P-256 keys) into a directory.",
         discussion: """
-            Writes DIR/{root,intermediate,leaf,unrelated-root,storekit}.{cer,pem,key.pem} and DIR/README.md. \
-            The committed CA is Certs/; regenerate it (and the copy compiled into the forge) with \
-            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/ReceiptForge/EmbeddedCertificateAuthority.swift`. \
-            Every receipt minted afterwards changes: the keys are new.
+            Writes DIR/{root,intermediate,leaf,unrelated-root,storekit}.{cer,pem,key.pem} (the RSA CA that signs \
+            receipts), DIR/{jws-root,jws-intermediate,jws-leaf,jws-unrelated-root,jws-xcode}.{cer,pem,key.pem} (the \
+            P-256 CA that signs StoreKit 2 JWS, with authority and subject key identifiers) and DIR/README.md. \
+            The committed CA is Certs/; regenerate it (and the copies compiled into the forge) with \
+            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/ReceiptForge/EmbeddedCertificateAuthority.swift \
+            --jws-swift Sources/ReceiptForge/StoreKit2/EmbeddedJWSAuthority.swift`. \
+            Every receipt and JWS minted afterwards changes: the keys are new.
 
             DIR must not exist, be empty, or be a CA directory the forge wrote (it holds .forge-owned, or \
             the forge's README.md); anything else is refused with exit 73. The new CA is built beside DIR, \
@@ -26,10 +29,16 @@ struct CACommand: ParsableCommand {
     @Option(help: "Also write the Swift source that embeds the CA in the forge.")
     var swift: String?
 
+    @Option(name: .customLong("jws-swift"), help: ArgumentHelp("Also write the Swift source that embeds the P-256 JWS CA.",
+                                                               valueName: "FILE"))
+    var jwsSwift: String?
+
     func run() throws {
         let authority: CertificateAuthority
+        let jwsAuthority: JWSAuthority
         do {
             authority = try CertificateAuthority.generate()
+            jwsAuthority = try JWSAuthority.generate()
         } catch {
             printError("forge ca: generating the keys failed: \(error)")
             throw ForgeExit.internalFailure.code
@@ -39,13 +48,17 @@ struct CACommand: ParsableCommand {
         do throws(OutputError) {
             // Check the Swift file's place first, so a refusal there leaves the CA untouched.
             let source = swift.map { OutputFile(path: URL(fileURLWithPath: $0)) }
+            let jwsSource = jwsSwift.map { OutputFile(path: URL(fileURLWithPath: $0)) }
             try source?.checkWritable()
-            try tree.replaceTree(with: authority.files.sorted(by: { $0.key < $1.key })).printNotes()
+            try jwsSource?.checkWritable()
+            let files = authority.files.merging(jwsAuthority.files) { rsa, _ in rsa }
+            try tree.replaceTree(with: files.sorted(by: { $0.key < $1.key })).printNotes()
             try source?.write(Array(authority.embeddedSource.utf8))
+            try jwsSource?.write(Array(jwsAuthority.embeddedSource.utf8))
         } catch {
             printError("forge ca: \(error)")
             throw error.exit.code
         }
-        printError("forge ca: wrote a new test CA to \(directory.path)" + (swift.map { " and \($0)" } ?? ""))
+        printError("forge ca: wrote a new test CA to \(directory.path)" + ([swift, jwsSwift].compactMap { $0 }.map { " and \($0)" }.joined()))
     }
 }

@@ -31,7 +31,8 @@ struct MintCommand: ParsableCommand {
             and .forge-owned inside DIR, each file written under a temporary name, synced and renamed into place.
             Output is deterministic: the same --now and --seed give byte-identical files. The default \
             reference dates keep every expected verdict true from today until 2090.
-            `forge list` shows the cases.
+            `forge list` shows the cases. `--all` also writes the StoreKit 2 JWS cases into DIR/storekit2 \
+            (a forge tree of its own; see `forge jws`).
             """
     )
 
@@ -52,6 +53,9 @@ struct MintCommand: ParsableCommand {
 
     @OptionGroup(title: "Your app (every case is minted for it)")
     var appOptions: AppOptions
+
+    /// `forge --all` also writes the StoreKit 2 cases (`forge jws --all`) into DIR/storekit2.
+    static let storeKit2Folder = "storekit2"
 
     func validate() throws {
         if all == !cases.isEmpty {
@@ -75,7 +79,16 @@ struct MintCommand: ParsableCommand {
                 printError("forged \(pad(result.id, 22)) \(pad(result.expected.rawValue, 22)) \(size)")
             }
         }
-        if !quiet { report.printNotes() }
+        // The StoreKit 2 tree inside DIR is a forge tree of its own, not the user's.
+        var notes = report
+        notes.kept.removeAll { $0.hasPrefix(MintCommand.storeKit2Folder + "/") }
+        if !quiet { notes.printNotes() }
+        if all {
+            let storeKit2 = URL(fileURLWithPath: out).appendingPathComponent(MintCommand.storeKit2Folder)
+            let jwsForge = JWSForge(app: forge.app, settings: forge.settings)
+            try jwsForge.writeFixtures(JWSCase.catalogue, to: storeKit2, context: "forge").printNotesIfLoud(quiet)
+            if !quiet { printError("forged \(JWSCase.catalogue.count) StoreKit 2 JWS cases into \(storeKit2.standardizedFileURL.path)") }
+        }
         let seconds = Date().timeIntervalSince(started)
         let valid = minted.filter { $0.expected == .valid }.count
         printError(String(format: "forged %d case%@ (%d valid, %d invalid) into %@ in %.2f s",
@@ -126,6 +139,10 @@ struct ListCommand: ParsableCommand {
 
 extension OutputTree.Report {
     /// Tells the user about their own files in the tree, and about anything left behind.
+    func printNotesIfLoud(_ quiet: Bool) {
+        if !quiet { printNotes() }
+    }
+
     func printNotes() {
         if !kept.isEmpty {
             let shown = kept.prefix(5).joined(separator: ", ") + (kept.count > 5 ? ", …" : "")

@@ -51,7 +51,7 @@ public enum X509Fuzz {
         return [
             "v\(certificate.version)", "\(Array(certificate.serialNumber))", certificate.signatureAlgorithm.rawValue,
             certificate.issuer.description, "\(certificate.validity.notBefore)…\(certificate.validity.notAfter)",
-            certificate.subject.description, "\(certificate.publicKey.modulusBits)", "\(certificate.publicKey.exponent)",
+            certificate.subject.description, "\(certificate.publicKey.rsa.map { "\($0.modulusBits)" } ?? "-")", "\(certificate.publicKey.rsa.map { "\($0.exponent)" } ?? "-")",
             extensions.joined(separator: ","), "\(certificate.extensions.basicConstraints.map { "\($0)" } ?? "-")",
             "\(certificate.extensions.keyUsage?.rawValue ?? 0xFFFF)", "\(Array(certificate.signature))",
             "\(Array(certificate.tbsBytes))", certificate.displayName,

@@ -70,7 +70,25 @@ public struct CertificateTemplate: Sendable {
     /// authority key identifier (nil: self-signed, use the subject's).
     public func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?,
                       signedBy issuerKey: RSAPrivateKey) throws(RSAPrivateKey.Failure) -> [UInt8] {
-        let signatureAlgorithm = AlgorithmIdentifier(oid: .sha256WithRSAEncryption)
+        try build(subjectPublicKeyInfo: subjectPublicKeyInfo, issuerPublicKeyInfo: issuerPublicKeyInfo,
+                  signatureAlgorithm: AlgorithmIdentifier(oid: .sha256WithRSAEncryption)) { tbs throws(RSAPrivateKey.Failure) in
+            try issuerKey.sign(tbs, digest: .sha256)
+        }
+    }
+
+    /// The same, signed by a P-256 key: ecdsa-with-SHA256 (parameters absent, RFC 5758
+    /// §3.2), the signature DER `ECDSA-Sig-Value` with an RFC 6979 nonce (deterministic).
+    public func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?,
+                      signedBy issuerKey: P256PrivateKey) throws(RSAPrivateKey.Failure) -> [UInt8] {
+        try build(subjectPublicKeyInfo: subjectPublicKeyInfo, issuerPublicKeyInfo: issuerPublicKeyInfo,
+                  signatureAlgorithm: AlgorithmIdentifier(oid: "1.2.840.10045.4.3.2", parameters: nil)) { tbs throws(RSAPrivateKey.Failure) in
+            try issuerKey.signDER(tbs)
+        }
+    }
+
+    /// The DER certificate with `signatureAlgorithm`, `sign` making the signature over the TBSCertificate.
+    func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?, signatureAlgorithm: AlgorithmIdentifier,
+               sign: ([UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8] {
         var tbs = BERWriter()
         tbs.appendSequence { t in
             t.appendConstructed(.context(0)) { $0.appendInteger(2) }
@@ -119,7 +137,7 @@ public struct CertificateTemplate: Sendable {
                 }
             }
         }
-        let signature = try issuerKey.sign(tbs.bytes, digest: .sha256)
+        let signature = try sign(tbs.bytes)
         var certificate = BERWriter()
         certificate.appendSequence { c in
             c.appendEncoded(tbs.bytes)
@@ -142,7 +160,7 @@ func keyIdentifier(_ subjectPublicKeyInfo: [UInt8]) -> [UInt8] {
         _ = try spki.readElement(.sequence)
         return try spki.readBitString()
     }
-    precondition(key != nil, "a SubjectPublicKeyInfo of an RSAPrivateKey must parse")
+    precondition(key != nil, "a SubjectPublicKeyInfo of the forge's own keys must parse")
     return DigestAlgorithm.sha1.digest(Array(key!.bytes))
 }
 

@@ -97,7 +97,7 @@ public enum TreeOwnership: Sendable {
         guard entries.contains("README.md"), let data = FileManager.default.contents(atPath: directory + "/README.md"),
               String(decoding: data.prefix(heading.utf8.count), as: UTF8.self) == heading else { return nil }
         var owned: Set<String> = ["README.md"]
-        for stem in CertificateAuthority.fileStems {
+        for stem in CertificateAuthority.fileStems + JWSAuthority.fileStems {
             owned.formUnion(["\(stem).cer", "\(stem).pem", "\(stem).key.pem"])
         }
         return owned

@@ -104,7 +104,7 @@ private struct Search {
     }
 
     mutating func checkSignature(of certificate: Certificate, by issuer: Certificate) -> PolicyFailure? {
-        guard let digest = certificate.signatureAlgorithm.digestAlgorithm else {
+        guard certificate.signatureAlgorithm.digestAlgorithm != nil else {
             return PolicyFailure(.unsupportedSignatureAlgorithm, "signed with \(certificate.signatureAlgorithm.rawValue), which names no hash")
         }
         if let cache, cache.containsVerifiedPair(issuer: issuer, certificate: certificate) { return nil }
@@ -112,7 +112,8 @@ private struct Search {
         guard signatureChecks <= ChainVerifier.maximumSignatureChecks else {
             return PolicyFailure(.tooManySignatureChecks, "gave up after \(ChainVerifier.maximumSignatureChecks) signature checks")
         }
-        switch issuer.publicKey.checkSignature(certificate.signature, message: certificate.tbsBytes, algorithm: digest) {
+        switch issuer.publicKey.checkSignature(certificate.signature, message: certificate.tbsBytes,
+                                               signatureAlgorithm: certificate.signatureAlgorithm) {
         case .valid:
             cache?.insertVerifiedPair(issuer: issuer, certificate: certificate)
             return nil

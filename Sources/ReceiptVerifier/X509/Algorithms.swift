@@ -10,7 +10,9 @@ extension DigestAlgorithm {
     public static let acceptedInReceipts: [DigestAlgorithm] = [.sha1, .sha256]
 }
 
-/// The signature algorithms accepted (RFC 3279 / RFC 4055 identifiers, RSA PKCS#1 v1.5).
+/// The signature algorithms accepted (RFC 3279 / RFC 4055 identifiers, RSA PKCS#1 v1.5;
+/// and RFC 5758 ecdsa-with-SHA256, only where certificates are parsed with
+/// `CertificateKeyAlgorithms.rsaAndP256`: App Store JWS chains, never receipts).
 ///
 /// `rsaEncryption` names no hash: a CMS SignerInfo uses it with the hash given by its
 /// digestAlgorithm; in a certificate it leaves the hash unknown, and the chain
@@ -19,12 +21,20 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
     case rsaEncryption
     case sha1WithRSAEncryption
     case sha256WithRSAEncryption
+    case ecdsaWithSHA256
 
+    /// The RSA algorithms receipts accept (ECDSA is nil here).
     public init?(oid: OID) {
+        self.init(oid: oid, keyAlgorithms: .rsa)
+    }
+
+    /// The algorithms `keyAlgorithms` accepts.
+    public init?(oid: OID, keyAlgorithms: CertificateKeyAlgorithms) {
         switch oid {
         case .rsaEncryption: self = .rsaEncryption
         case .sha1WithRSAEncryption: self = .sha1WithRSAEncryption
         case .sha256WithRSAEncryption: self = .sha256WithRSAEncryption
+        case .ecdsaWithSHA256 where keyAlgorithms.allowsP256: self = .ecdsaWithSHA256
         default: return nil
         }
     }
@@ -34,6 +44,7 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
         case .rsaEncryption: return .rsaEncryption
         case .sha1WithRSAEncryption: return .sha1WithRSAEncryption
         case .sha256WithRSAEncryption: return .sha256WithRSAEncryption
+        case .ecdsaWithSHA256: return .ecdsaWithSHA256
         }
     }
 
@@ -42,7 +53,7 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
         switch self {
         case .rsaEncryption: return nil
         case .sha1WithRSAEncryption: return .sha1
-        case .sha256WithRSAEncryption: return .sha256
+        case .sha256WithRSAEncryption, .ecdsaWithSHA256: return .sha256
         }
     }
 }
@@ -65,10 +76,12 @@ extension AlgorithmIdentifier {
     }
 
     /// The signature algorithm this identifies, or `unsupportedAlgorithm` (at `offset`).
-    func signatureAlgorithm(at offset: Int, path: [String]) throws(CertificateError) -> SignatureAlgorithm {
-        guard let algorithm = SignatureAlgorithm(oid: oid) else {
+    func signatureAlgorithm(at offset: Int, path: [String], keyAlgorithms: CertificateKeyAlgorithms = .rsa)
+        throws(CertificateError) -> SignatureAlgorithm {
+        guard let algorithm = SignatureAlgorithm(oid: oid, keyAlgorithms: keyAlgorithms) else {
             throw CertificateError(.unsupportedAlgorithm, at: offset, path: path,
-                                   "signature algorithm \(oid) is not RSA with SHA-1 or SHA-256")
+                                   "signature algorithm \(oid) is not RSA with SHA-1 or SHA-256"
+                                       + (keyAlgorithms.allowsP256 ? " or ecdsa-with-SHA256" : ""))
         }
         return algorithm
     }

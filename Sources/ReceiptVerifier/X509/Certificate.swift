@@ -15,7 +15,7 @@ public struct Validity: Hashable, Sendable {
     public func contains(_ time: ASN1Time) -> Bool { notBefore <= time && time <= notAfter }
 }
 
-/// An X.509 certificate (RFC 5280 §4.1) with an RSA key, parsed the way Go's
+/// An X.509 certificate (RFC 5280 §4.1) with an RSA key (or, when asked, a P-256 key), parsed the way Go's
 /// crypto/x509 parses: the schema read field by field, the raw bytes that get
 /// signed kept as received (`tbsBytes`; signatures are checked over these, never
 /// over a re-encoding), and Go's strict checks — inner and outer signature algorithm
@@ -36,7 +36,7 @@ public struct Certificate: Sendable {
     public var issuer: DistinguishedName { storage.fields.issuer }
     public var validity: Validity { storage.fields.validity }
     public var subject: DistinguishedName { storage.fields.subject }
-    public var publicKey: RSAPublicKey { storage.fields.publicKey }
+    public var publicKey: CertificatePublicKey { storage.fields.publicKey }
     public var extensions: CertificateExtensions { storage.fields.extensions }
     /// The signatureValue BIT STRING's bytes.
     public var signature: ArraySlice<UInt8> { storage.signature }
@@ -78,7 +78,10 @@ public struct Certificate: Sendable {
 
     /// Parses exactly one certificate filling `bytes`. `rules` is `.ber` for
     /// certificates inside receipts; `.der` refuses every BER-only encoding.
-    public init(_ bytes: ArraySlice<UInt8>, rules: BERRules = .ber) throws(CertificateError) {
+    /// `keyAlgorithms` `.rsaAndP256` also accepts P-256 keys and ecdsa-with-SHA256
+    /// signatures (App Store JWS chains); receipts use the default, RSA only.
+    public init(_ bytes: ArraySlice<UInt8>, rules: BERRules = .ber,
+                keyAlgorithms: CertificateKeyAlgorithms = .rsa) throws(CertificateError) {
         let root = ["certificate"]
         let (tbs, outerAlgorithm, signatureBits) = try decoding(root) { () throws(BERError) -> (BERElement, BERElement, BitString) in
             var reader = BERReader(bytes, rules: rules)
@@ -93,9 +96,9 @@ public struct Certificate: Sendable {
         }
         guard signatureBits.unusedBits == 0 else {
             throw CertificateError(.malformedEncoding, at: signatureBits.bytes.startIndex - 1, path: root + ["signatureValue"],
-                                   "an RSA signature BIT STRING has no unused bits")
+                                   "a signature BIT STRING has no unused bits")
         }
-        let fields = try TBSFields(tbs, path: root + ["tbsCertificate"])
+        let fields = try TBSFields(tbs, path: root + ["tbsCertificate"], keyAlgorithms: keyAlgorithms)
 
         // Go: "inner and outer signature algorithm identifiers don't match" — compared
         // as encoded, so NULL versus absent parameters is a mismatch too.
@@ -107,12 +110,13 @@ public struct Certificate: Sendable {
 
         storage = Storage(encoded: bytes, tbsBytes: tbs.encodedBytes, fields: fields,
                           signatureAlgorithm: try algorithm.signatureAlgorithm(at: outerAlgorithm.offset,
-                                                                              path: root + ["signatureAlgorithm"]),
+                                                                              path: root + ["signatureAlgorithm"],
+                                                                              keyAlgorithms: keyAlgorithms),
                           signature: signatureBits.bytes)
     }
 
-    public init(_ bytes: [UInt8], rules: BERRules = .ber) throws(CertificateError) {
-        try self.init(bytes[...], rules: rules)
+    public init(_ bytes: [UInt8], rules: BERRules = .ber, keyAlgorithms: CertificateKeyAlgorithms = .rsa) throws(CertificateError) {
+        try self.init(bytes[...], rules: rules, keyAlgorithms: keyAlgorithms)
     }
 
     /// True if `subject` and `issuer` match (see `DistinguishedName.matches`).
@@ -132,7 +136,7 @@ private struct TBSFields {
     var issuer: DistinguishedName
     var validity: Validity
     var subject: DistinguishedName
-    var publicKey: RSAPublicKey
+    var publicKey: CertificatePublicKey
     var extensions = CertificateExtensions.none
 
     /// ```
@@ -144,7 +148,7 @@ private struct TBSFields {
     ///     subjectUniqueID [2] IMPLICIT BIT STRING OPTIONAL,  -- v2, v3
     ///     extensions [3] EXPLICIT Extensions OPTIONAL }      -- v3
     /// ```
-    init(_ tbs: BERElement, path: [String]) throws(CertificateError) {
+    init(_ tbs: BERElement, path: [String], keyAlgorithms: CertificateKeyAlgorithms) throws(CertificateError) {
         struct Raw {
             var version: (value: Int64, offset: Int)?
             var serial: BERElement
@@ -231,7 +235,8 @@ private struct TBSFields {
         issuer = try DistinguishedName(raw.issuer, path: path + ["issuer"])
         validity = raw.validity
         subject = try DistinguishedName(raw.subject, path: path + ["subject"])
-        publicKey = try RSAPublicKey(subjectPublicKeyInfo: raw.publicKeyInfo, path: path + ["subjectPublicKeyInfo"])
+        publicKey = try CertificatePublicKey(subjectPublicKeyInfo: raw.publicKeyInfo, path: path + ["subjectPublicKeyInfo"],
+                                             algorithms: keyAlgorithms)
         if let extensionsElement = raw.extensions {
             extensions = try CertificateExtensions(extensionsElement, path: path + ["extensions"])
         }

@@ -1,0 +1,3 @@
+import FuzzTargets
+
+runFuzzTarget("jws", JWSFuzz.fuzzOne)

@@ -1,0 +1,72 @@
+import Foundation
+import ReceiptForge
+import ReceiptVerifier
+import StoreKit2
+
+/// Fuzz target `jws`: StoreKit 2 JWS parsing and verification, input = a compact JWS
+/// (or a notification body) as text; an input that is not text-like is also tried as
+/// the leaf certificate of an otherwise genuine `x5c`.
+///
+/// Properties (stable abort signatures):
+/// - base64url, the compact form, the header, every payload model and `JWSVerifier`
+///   (Production with the committed root, and Xcode) never crash, for every kind;
+/// - `jws-base64url-roundtrip`: base64url decode(encode(input)) is the input;
+/// - `jws-compact-roundtrip`: a JWS that parses re-encodes from its decoded parts to
+///   exactly the input (the strict base64url has one encoding per byte string);
+/// - `jws-valid-roundtrip`: a JWS our verifier finds OK is still OK after a decode →
+///   encode round trip, and the same for each of its parts re-encoded.
+public enum JWSFuzz {
+    static let verifiers: [JWSVerifier] = [
+        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
+                    appAppleId: JWSForge.defaultAppAppleId, environment: .production),
+        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
+                    appAppleId: nil, environment: .xcode),
+    ]
+    static let currentTime = ForgeSettings.defaultNow
+
+    public static func fuzzOne(_ input: [UInt8]) {
+        let encoded = Base64URL.encode(input)
+        guard (try? Base64URL.decode(encoded)) == input else { fuzzFinding("jws-base64url-roundtrip") }
+
+        let text = String(decoding: input, as: UTF8.self)
+        let isText = input.allSatisfy { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A }
+        let jws = isText ? text : leafCertificateJWS(input)
+        for kind in JWSKind.allCases { check(jws, kind: kind) }
+        if isText, let body = try? JSONDecoder().decode(SignedPayloadBody.self, from: Data(input)) {
+            check(body.signedPayload, kind: .notification)
+        }
+    }
+
+    static func check(_ jws: String, kind: JWSKind) {
+        if let compact = try? CompactJWS(jws) {
+            let again = CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature)
+            guard again.serialized == jws else {
+                fuzzFinding("jws-compact-roundtrip", "\(jws) re-encodes as \(again.serialized)")
+            }
+            _ = try? StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
+            _ = try? StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: compact.payload, at: "payload")
+            _ = try? StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: compact.payload, at: "payload")
+        }
+        for verifier in verifiers {
+            let result = verifier.verify(jws, kind: kind, currentTime: currentTime)
+            _ = result.detail
+            guard result.isOK, let compact = try? CompactJWS(jws) else { continue }
+            let again = CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature)
+            guard verifier.verify(again.serialized, kind: kind, currentTime: currentTime).isOK else {
+                fuzzFinding("jws-valid-roundtrip", "OK before, not after a decode → encode round trip")
+            }
+        }
+    }
+
+    /// A genuine transaction JWS whose `x5c[0]` is `certificate` (signed by the committed leaf key).
+    static func leafCertificateJWS(_ certificate: [UInt8]) -> String {
+        let authority = JWSAuthority.committed
+        let header = JWSHeader(alg: "ES256", x5c: [Data(certificate).base64EncodedString(), authority.intermediate.x5c,
+                                                   authority.root.x5c])
+        let payload = Array(#"{"bundleId":"com.example.receiptforge","environment":"Production","signedDate":1780000000000}"#.utf8)
+        let headerBytes = StoreKit2JSON.encode(header)
+        let input = CompactJWS.signingInput(header: headerBytes, payload: payload)
+        let signature = (try? authority.leaf.key.signRaw(input)) ?? []
+        return CompactJWS(header: headerBytes, payload: payload, signature: signature).serialized
+    }
+}

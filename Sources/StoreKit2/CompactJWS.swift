@@ -1,0 +1,52 @@
+/// A JWS in compact serialization (RFC 7515 §7.1): `header.payload.signature`, each
+/// part base64url without padding. The parts are kept as received: the signature
+/// covers `signingInput` (the first two parts as sent), never a re-encoding.
+public struct CompactJWS: Sendable, Hashable {
+    /// The three parts as received.
+    public let encodedHeader: Substring
+    public let encodedPayload: Substring
+    public let encodedSignature: Substring
+    /// The decoded bytes of each part.
+    public let header: [UInt8]
+    public let payload: [UInt8]
+    public let signature: [UInt8]
+
+    /// What the signature is computed over: ASCII(header '.' payload).
+    public var signingInput: [UInt8] { Array("\(encodedHeader).\(encodedPayload)".utf8) }
+
+    /// The compact serialization: the parts as received, joined with dots.
+    public var serialized: String { "\(encodedHeader).\(encodedPayload).\(encodedSignature)" }
+
+    /// Splits and decodes `text`; throws `JWSError` naming the part.
+    public init(_ text: String) throws(JWSError) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw JWSError(.notCompact, at: "jws", "\(parts.count) dot-separated part(s), a compact JWS has 3")
+        }
+        func decoded(_ part: Substring, _ name: String) throws(JWSError) -> [UInt8] {
+            do {
+                return try Base64URL.decode(part)
+            } catch {
+                throw JWSError(.invalidBase64URL, at: name, "\(error)")
+            }
+        }
+        encodedHeader = parts[0]
+        encodedPayload = parts[1]
+        encodedSignature = parts[2]
+        header = try decoded(parts[0], "header")
+        payload = try decoded(parts[1], "payload")
+        signature = try decoded(parts[2], "signature")
+    }
+
+    /// Encodes the parts; `signature` is computed over the returned value's `signingInput`.
+    public init(header: [UInt8], payload: [UInt8], signature: [UInt8]) {
+        let text = Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
+        // The encoder's output always parses.
+        try! self.init(text)
+    }
+
+    /// The signing input for `header` and `payload` before a signature exists.
+    public static func signingInput(header: [UInt8], payload: [UInt8]) -> [UInt8] {
+        Array((Base64URL.encode(header) + "." + Base64URL.encode(payload)).utf8)
+    }
+}
