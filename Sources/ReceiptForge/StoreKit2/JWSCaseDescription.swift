@@ -37,7 +37,7 @@ public struct JWSCaseDescription: Codable, Hashable, Sendable {
     public var summary: String
     public var expected: Expected
     public var verifier: JWSVerifierSettings
-    /// The payload's `signedDate` in milliseconds (the chain is validated then); null for Xcode's float dates.
+    /// The payload's `signedDate` in milliseconds (the chain is validated then); absent for Xcode's float dates.
     public var signedDate: Int64?
 }
 

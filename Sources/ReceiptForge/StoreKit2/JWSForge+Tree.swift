@@ -11,19 +11,18 @@ extension JWSForge {
         return minted
     }
 
-    /// Every file of the tree for `cases` (the manifest always lists the whole catalogue).
-    public func files(_ cases: [JWSCase] = JWSCase.catalogue) throws -> [(String, [UInt8])] {
-        let everything = try mintAll()
-        let ids = Set(cases.map(\.id))
+    /// Every file of the tree for `cases` (the manifest always lists the whole catalogue);
+    /// `minted`: cases already minted by this forge (the others are minted here).
+    public func files(_ cases: [JWSCase] = JWSCase.catalogue, minted: [MintedJWS] = []) throws -> [(String, [UInt8])] {
         var files: [(String, [UInt8])] = []
-        for minted in everything where ids.contains(minted.jwsCase.id) {
-            files.append(("\(minted.jwsCase.id)/\(minted.jwsCase.fileName)", minted.file))
-            files.append(("\(minted.jwsCase.id)/case.json", try forgeJSON(minted.description)))
+        for jwsCase in cases {
+            let done = try minted.first { $0.jwsCase == jwsCase } ?? mint(jwsCase)
+            files.append(("\(jwsCase.id)/\(jwsCase.fileName)", done.file))
+            files.append(("\(jwsCase.id)/case.json", try forgeJSON(done.description)))
         }
         let manifest = JWSManifest(
             now: settings.now, seed: settings.seed, bundleId: app.bundleID, appAppleId: appAppleId, rootCertificate: JWSForge.rootPath,
-            cases: everything.map { .init(id: $0.jwsCase.id, kind: $0.jwsCase.kind, file: $0.jwsCase.fileName,
-                                          expectedStatus: $0.jwsCase.expected) })
+            cases: JWSCase.catalogue.map { .init(id: $0.id, kind: $0.kind, file: $0.fileName, expectedStatus: $0.expected) })
         files.append(("manifest.json", try forgeJSON(manifest)))
         for (path, certificate) in anchors.sorted(by: { $0.key < $1.key }) { files.append((path, certificate)) }
         return files
@@ -31,9 +30,10 @@ extension JWSForge {
 
     /// Writes `cases` into `directory`: the whole tree atomically when they are the
     /// whole catalogue, else just their files (and the manifest and roots).
-    public func write(_ cases: [JWSCase] = JWSCase.catalogue, to directory: URL) throws -> OutputTree.Report {
+    public func write(_ cases: [JWSCase] = JWSCase.catalogue, to directory: URL, minted: [MintedJWS] = [])
+        throws -> OutputTree.Report {
         let tree = OutputTree(directory: directory)
-        let files = try files(cases)
+        let files = try files(cases, minted: minted)
         return cases.count == JWSCase.catalogue.count ? try tree.replaceTree(with: files)
                                                       : try tree.update(with: files, replacing: cases.map(\.id))
     }

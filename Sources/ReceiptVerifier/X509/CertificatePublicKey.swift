@@ -61,21 +61,21 @@ public enum CertificatePublicKey: Sendable {
 
     /// Reads a SubjectPublicKeyInfo: RSA always, P-256 when `algorithms` allows it.
     init(subjectPublicKeyInfo element: BERElement, path: [String], algorithms: CertificateKeyAlgorithms) throws(CertificateError) {
-        if algorithms.allowsP256 {
-            var reader = BERReader(element.encodedBytes, rules: element.rules)
-            let parts = try? reader.readSequence {
-                (spki: inout BERReader) throws(BERError) -> (BERElement, BitString) in
-                let algorithm = try spki.readElement(.sequence)
-                let key = try spki.readBitString()
-                try spki.finish()
-                return (algorithm, key)
+        var reader = BERReader(element.encodedBytes, rules: element.rules)
+        let parts = try? reader.readSequence { (spki: inout BERReader) throws(BERError) -> (BERElement, BitString) in
+            let algorithm = try spki.readElement(.sequence)
+            let key = try spki.readBitString()
+            try spki.finish()
+            return (algorithm, key)
+        }
+        if let (algorithmElement, keyBits) = parts,
+           let identifier = try? AlgorithmIdentifier(algorithmElement), identifier.oid == .ecPublicKey {
+            guard algorithms.allowsP256 else {
+                throw CertificateError(.unsupportedAlgorithm, at: algorithmElement.offset, path: path + ["algorithm"],
+                                       "public key algorithm \(identifier.oid) is not rsaEncryption")
             }
-            if let (algorithmElement, keyBits) = parts,
-               let identifier = try? AlgorithmIdentifier(algorithmElement), identifier.oid == .ecPublicKey {
-                self = .p256(try P256PublicKey(algorithm: identifier, algorithmElement: algorithmElement,
-                                               keyBits: keyBits, path: path))
-                return
-            }
+            self = .p256(try P256PublicKey(algorithm: identifier, algorithmElement: algorithmElement, keyBits: keyBits, path: path))
+            return
         }
         self = .rsa(try RSAPublicKey(subjectPublicKeyInfo: element, path: path))
     }
