@@ -5,7 +5,8 @@ import Foundation
 /// SHA-256 and the nonce of RFC 6979 §3.2 (HMAC-SHA256 DRBG seeded from the key and
 /// the message digest), so the same key and message always give the same signature
 /// and minted fixtures are byte-for-byte reproducible. swift-crypto's own ECDSA
-/// draws a random nonce, so the arithmetic is done here (`P256Curve`), and every
+/// draws a random nonce, so the signature is assembled here: k·G from swift-crypto
+/// (the public key of scalar k), r and s modulo n on BigNum (`P256Scalars`); every
 /// signature is verified with swift-crypto before it is returned.
 public struct P256PrivateKey: Sendable {
     /// The private scalar d, 32 bytes big-endian.
@@ -62,19 +63,20 @@ public struct P256PrivateKey: Sendable {
 
     /// r and s for a SHA-256 `digest` under private `scalar` with the RFC 6979 nonce.
     static func sign(digest: [UInt8], scalar: [UInt8]) -> (r: [UInt8], s: [UInt8]) {
-        let scalars = P256Curve.scalars
+        let scalars = P256Scalars.scalars
         // bits2octets(h1): h1 mod n (qlen = hlen = 256, so no shift).
         let h = scalars.reduce(digest)
         var generator = RFC6979Nonces(scalar: scalar, digestOctets: h)
         while true {
             let k = generator.next()
-            guard !P256Curve.isZero(k), P256Curve.less(k, P256Curve.n),
-                  let x = P256Curve.baseMultipleX(k) else { continue }
-            let r = scalars.reduce(x)
-            guard !P256Curve.isZero(r) else { continue }
+            // k·G is the public key of the private scalar k (swift-crypto refuses 0 and k ≥ n).
+            guard !P256Scalars.isZero(k), P256Scalars.less(k, P256Scalars.n),
+                  let point = try? P256.Signing.PrivateKey(rawRepresentation: k).publicKey.x963Representation else { continue }
+            let r = scalars.reduce(Array(point[1...32]))
+            guard !P256Scalars.isZero(r) else { continue }
             // s = k⁻¹ (h + r·d) mod n
             let s = scalars.mul(scalars.inverse(k), scalars.add(h, scalars.mul(r, scalars.reduce(scalar))))
-            guard !P256Curve.isZero(s) else { continue }
+            guard !P256Scalars.isZero(s) else { continue }
             return (r, s)
         }
     }
