@@ -1,0 +1,26 @@
+import Foundation
+import ReceiptForge
+import TestSupport
+import XCTest
+
+/// README's "The StoreKit 2 cases" table is the catalogue: every case in order, with
+/// its kind, expected status, verifier environment and description.
+final class ReadmeJWSCaseTableTests: XCTestCase {
+    func testTheTableIsTheCatalogue() throws {
+        let readme = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "\n### The StoreKit 2 cases\n"), "README has no StoreKit 2 case table")
+        let lines = readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+        let header = try XCTUnwrap(lines.first { $0.hasPrefix("| case ") })
+        XCTAssertEqual(cells(header), ["case", "kind", "expected", "verifier environment", "what it tests"])
+        let rows = lines.drop { !$0.hasPrefix("| `") }.prefix { $0.hasPrefix("| `") }.map(cells)
+        XCTAssertEqual(rows.map { $0[0] }, JWSCase.catalogue.map { "`\($0.id)`" })
+        for (row, jwsCase) in zip(rows, JWSCase.catalogue) {
+            XCTAssertEqual(row, ["`\(jwsCase.id)`", jwsCase.kind.rawValue, jwsCase.expected.rawValue,
+                                 jwsCase.environment.rawValue, jwsCase.summary], jwsCase.id)
+        }
+    }
+
+    private func cells(_ line: Substring) -> [String] {
+        line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
