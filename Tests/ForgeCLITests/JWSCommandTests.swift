@@ -100,4 +100,23 @@ final class JWSCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: storeKit2.appendingPathComponent("transaction-production/signed.jws")), jws)
         XCTAssertEqual(try Data(contentsOf: storeKit2.appendingPathComponent("NOTES.md")), Data("mine\n".utf8))
     }
+
+    /// `forge ca` writes the P-256 JWS CA beside the RSA one, and `--jws-swift` its Swift copy.
+    func testCAWritesTheJWSAuthority() throws {
+        let directory = try scratch()
+        let ca = directory.appendingPathComponent("CA")
+        let swift = directory.appendingPathComponent("EmbeddedJWSAuthority.swift")
+        let run = try ForgeProcess.run(["ca", "--out", ca.path, "--jws-swift", swift.path])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        for stem in ["jws-root", "jws-intermediate", "jws-leaf", "jws-unrelated-root", "jws-xcode"] {
+            for suffix in [".cer", ".pem", ".key.pem"] {
+                XCTAssertTrue(manager.fileExists(atPath: ca.appendingPathComponent(stem + suffix).path), stem + suffix)
+            }
+        }
+        let source = try String(contentsOf: swift, encoding: .utf8)
+        XCTAssertTrue(source.contains("enum EmbeddedJWSAuthority"), source)
+        let leafPEM = try String(contentsOf: ca.appendingPathComponent("jws-leaf.pem"), encoding: .utf8)
+        XCTAssertTrue(source.contains(leafPEM.split(separator: "\n")[1]), "the Swift copy holds the new leaf")
+        XCTAssertTrue(try String(contentsOf: ca.appendingPathComponent("README.md"), encoding: .utf8).contains("jws-root"))
+    }
 }

@@ -42,6 +42,7 @@ final class JWSCaseVerdictTests: XCTestCase {
             "transaction-der-signature": "64 bytes", "transaction-alg-none": "header.alg is 'none'",
             "transaction-hs256-key-confusion": "header.alg is 'HS256'", "transaction-jwk-header": "signature",
             "transaction-payload-not-object": "payload", "transaction-untrusted-root": "chain",
+            "transaction-jwt-exp-passed": "claim exp",
             "transaction-x5c-one": "1 certificate", "transaction-x5c-two": "2 certificate",
             "transaction-x5c-four": "4 certificate", "transaction-x5c-missing": "x5c is missing or empty",
             "transaction-x5c-empty": "x5c is missing or empty", "transaction-certificate-not-der": "header.x5c[0]",
@@ -90,5 +91,15 @@ final class JWSCaseVerdictTests: XCTestCase {
         XCTAssertEqual(verifier.verify(minted.jws, kind: .transaction, currentTime: 0).status, .ok)
         let signedDate = try XCTUnwrap(minted.description.signedDate)
         XCTAssertLessThan(signedDate / 1000 + 86_400, Minted.currentTime, "the leaf has expired by now")
+    }
+
+    /// A JWT `exp` claim is compared with the clock: refused once passed, fine before.
+    func testRegisteredClaimsUseTheClock() throws {
+        let minted = try XCTUnwrap(Minted.cases.first { $0.jwsCase.id == "transaction-jwt-exp-passed" })
+        let verifier = Minted.verifier(minted.description.verifier)
+        let signedDate = try XCTUnwrap(minted.description.signedDate) / 1000
+        XCTAssertEqual(verifier.verify(minted.jws, kind: .transaction, currentTime: signedDate).status, .verificationFailure,
+                       "exp == now has passed (PyJWT: exp <= now)")
+        XCTAssertEqual(verifier.verify(minted.jws, kind: .transaction, currentTime: signedDate - 1).status, .ok)
     }
 }

@@ -42,6 +42,8 @@ public struct JWSCase: Sendable, Hashable {
         case hs256WithLeafPublicKey
         case jwkHeaderWithOtherKey
         case payloadNotAnObject
+        /// A JWT `exp` claim at `signedDate` (long passed).
+        case expiredJWTClaim
         case xcode
     }
 
@@ -142,6 +144,9 @@ public struct JWSCase: Sendable, Hashable {
                 "Signed by another key that a `jwk` header offers; `x5c` is the genuine chain", flaw: .jwkHeaderWithOtherKey),
         JWSCase("transaction-payload-not-object", .transaction, .verificationFailure,
                 "Validly signed payload that is a JSON array, not an object", flaw: .payloadNotAnObject),
+        JWSCase("transaction-jwt-exp-passed", .transaction, .verificationFailure,
+                "Validly signed, with a JWT `exp` claim long passed: Apple's library (PyJWT) checks registered claims",
+                flaw: .expiredJWTClaim),
 
         // The chain.
         JWSCase("transaction-untrusted-root", .transaction, .verificationFailure,

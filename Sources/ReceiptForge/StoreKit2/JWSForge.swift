@@ -78,7 +78,7 @@ public struct JWSForge: Sendable {
         var signedPayload = payload
         switch flaw {
         case .none, .payloadEnvironment, .bundleId, .appAppleId, .tamperedPayload, .tamperedSignature, .derSignature,
-             .algNone, .hs256WithLeafPublicKey, .payloadNotAnObject:
+             .algNone, .hs256WithLeafPublicKey, .payloadNotAnObject, .expiredJWTClaim:
             break
         case .untrustedRoot:
             let intermediate = try authority.intermediate(issuedBy: authority.unrelatedRoot, issuerName: JWSAuthority.unrelatedRootName,
@@ -114,6 +114,10 @@ public struct JWSForge: Sendable {
         if flaw == .algNone { header.alg = "none" }
         if flaw == .hs256WithLeafPublicKey { header.alg = "HS256" }
         if flaw == .payloadNotAnObject { signedPayload = Array("[\"not\",\"an\",\"object\"]".utf8) }
+        if flaw == .expiredJWTClaim {
+            // The payload's closing brace replaced by an exp claim at signedDate.
+            signedPayload = Array(payload.dropLast()) + Array(",\"exp\":\(signedDate / 1000)}".utf8)
+        }
 
         let headerBytes = StoreKit2JSON.encode(header)
         let input = CompactJWS.signingInput(header: headerBytes, payload: signedPayload)

@@ -17,7 +17,9 @@ import StoreKit2
 ///    payload's `signedDate` (else `receiptCreationDate`, else `currentTime`); the
 ///    leaf must carry 1.2.840.113635.100.6.11.1 and the next certificate
 ///    1.2.840.113635.100.6.2.1; the ES256 signature (raw r ‖ s) must verify with the
-///    leaf's P-256 key. Any failure: `VERIFICATION_FAILURE`.
+///    leaf's P-256 key; JWT registered claims, if any, must hold at `currentTime`
+///    (`RegisteredClaims`, as PyJWT checks them for Apple's library). Any failure:
+///    `VERIFICATION_FAILURE`.
 /// 5. The kind's own checks: bundle id and (Production, notifications and app
 ///    transactions) app Apple id → `INVALID_APP_IDENTIFIER`; environment (for app
 ///    transactions `receiptType`) → `INVALID_ENVIRONMENT`.
@@ -36,8 +38,9 @@ public struct JWSVerifier: Sendable {
         self.environment = environment
     }
 
-    /// Verifies `jws` as `kind`. `currentTime` (seconds since 1970) is used only when
-    /// the payload has neither `signedDate` nor `receiptCreationDate`.
+    /// Verifies `jws` as `kind`. `currentTime` (seconds since 1970) is the clock: the
+    /// chain is checked at it only when the payload has neither `signedDate` nor
+    /// `receiptCreationDate`; JWT claims (`exp`, `nbf`, `iat`) are compared with it.
     public func verify(_ jws: String, kind: JWSKind, currentTime: Int64) -> JWSVerification {
         // 1. Decoding.
         let compact: CompactJWS
@@ -112,6 +115,9 @@ public struct JWSVerifier: Sendable {
             }
             if case .invalid(let why) = key.checkRawSignature(compact.signature, message: compact.signingInput) {
                 return failure(.verificationFailure, "signature: \(why)", chain: chain)
+            }
+            if let why = RegisteredClaims.failure(payloadObject, now: currentTime) {
+                return failure(.verificationFailure, "payload: \(why)", chain: chain)
             }
         }
 
