@@ -9,7 +9,8 @@ import StoreKit2
 ///
 /// Properties (stable abort signatures):
 /// - base64url, the compact form, the header, every payload model and `JWSVerifier`
-///   (Production with the committed root, and Xcode) never crash, for every kind;
+///   (Production with the committed root, and Xcode) never crash; the kind verified
+///   is chosen by the input's length, so all four are reached;
 /// - `jws-base64url-roundtrip`: base64url decode(encode(input)) is the input;
 /// - `jws-compact-roundtrip`: a JWS that parses re-encodes from its decoded parts to
 ///   exactly the input (the strict base64url has one encoding per byte string);
@@ -31,7 +32,8 @@ public enum JWSFuzz {
         let text = String(decoding: input, as: UTF8.self)
         let isText = input.allSatisfy { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A }
         let jws = isText ? text : leafCertificateJWS(input)
-        for kind in JWSKind.allCases { check(jws, kind: kind) }
+        // One kind per input (the steps before the payload checks are the same for all).
+        check(jws, kind: JWSKind.allCases[input.count % JWSKind.allCases.count])
         if isText, let body = try? JSONDecoder().decode(SignedPayloadBody.self, from: Data(input)) {
             check(body.signedPayload, kind: .notification)
         }
