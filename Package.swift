@@ -39,7 +39,9 @@ let package = Package(
     targets: [
         // MARK: Layers
         .target(name: "BER"),
-        .target(name: "BigNum"),
+        .target(name: "BigNum", dependencies: ["CBigNumSIMD"]),
+        // BigNum's wide-vector kernels: C with per-function target attributes, no flags.
+        .target(name: "CBigNumSIMD"),
         .target(
             name: "Receipt",
             dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]

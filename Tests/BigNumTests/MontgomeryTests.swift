@@ -40,20 +40,14 @@ final class MontgomeryTests: XCTestCase {
                 var z = x
                 z.withUnsafeMutableBufferPointer { z in
                     y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
-                        switch path {
-                        case .scalar: BigNum.Kernels.Scalar.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
-                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
-                        }
+                        BigNum.Kernels.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv, path: path)
                     } }
                 }
                 XCTAssertEqual(z, product, "\(path) z = z·y")
                 z = x
                 z.withUnsafeMutableBufferPointer { z in
                     m.withUnsafeBufferPointer { m in
-                        switch path {
-                        case .scalar: BigNum.Kernels.Scalar.montgomerySquare(z, UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
-                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
-                        }
+                        BigNum.Kernels.montgomerySquare(z, UnsafeBufferPointer(z), modulus: m, m0inv: m0inv, path: path)
                     }
                 }
                 XCTAssertEqual(z, square, "\(path) z = z·z")
