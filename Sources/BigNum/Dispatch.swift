@@ -48,14 +48,14 @@ extension BigNum {
             case (.scalar, _): return 1
             case (.sse2, .add): return nil
             case (.sse2, .subtract): return nil
-            case (.sse2, .shiftLeft): return 24
-            case (.sse2, .shiftRight): return 6
+            case (.sse2, .shiftLeft): return 32
+            case (.sse2, .shiftRight): return 3
             case (.sse2, .multiply): return nil
             case (.sse2, .montgomeryMultiply): return nil
             case (.sse2, .montgomerySquare): return nil
-            case (.sse2, .mulShiftAdd): return 6
-            case (_, .montgomeryMultiply): return 32
-            case (_, .montgomerySquare): return 48
+            case (.sse2, .mulShiftAdd): return 4
+            case (_, .montgomeryMultiply): return 24
+            case (_, .montgomerySquare): return 32
             case (_, _): return nil
             }
         }
