@@ -152,7 +152,7 @@ extension BigNum {
             let squarePath = path ?? BigNum.Dispatch.path(.montgomerySquare, size: n)
             let slots = window == 1 ? 1 : 1 << window
             let chain = ExponentChain(bits: exponentBits, window: window, exponent: e)
-            if multiplyPath.isWide {
+            if multiplyPath.isWide && n <= BigNum.Kernels.Wide.maximumLimbs {
                 // Digit form throughout: convert m, R² mod m and x once, and z back at the end.
                 BigNum.Kernels.Wide.checkLevel(multiplyPath)
                 let w = BigNum.Kernels.Wide.digitCount(limbs: n)

@@ -35,7 +35,14 @@ extension BigNum.Kernels {
 }
 
 extension BigNum.Kernels.Wide {
-    /// Same contract as `Scalar.montgomeryMultiply`, on `level` (a wide level this CPU has).
+    /// The largest modulus, in limbs, the C kernel takes: it keeps about 37 bytes of
+    /// stack per limb (digits of x, y, m and a double-length accumulator). Larger
+    /// moduli (far beyond RSA's; `MontgomeryContext` stops at 64 limbs) run the
+    /// scalar kernel, which gives the same bits.
+    public static let maximumLimbs = 256
+
+    /// Same contract as `Scalar.montgomeryMultiply`, on `level` (a wide level this CPU
+    /// has); moduli over `maximumLimbs` limbs run `Scalar.montgomeryMultiply`.
     public static func montgomeryMultiply(
         _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, _ y: UnsafeBufferPointer<UInt64>,
         modulus m: UnsafeBufferPointer<UInt64>, m0inv: UInt64, level: BigNum.Path = .avx2
@@ -43,6 +50,9 @@ extension BigNum.Kernels.Wide {
         let n = m.count
         precondition(n >= 1 && x.count == n && y.count == n && z.count == n, "montgomeryMultiply: lengths differ")
         checkLevel(level)
+        guard n <= maximumLimbs else {
+            return BigNum.Kernels.Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
+        }
         let ran = rf_bn_avx2_mont_mul(z.baseAddress!, x.baseAddress!, y.baseAddress!, m.baseAddress!, m0inv, n)
         precondition(ran == 1, "the AVX2 kernel did not run")
     }

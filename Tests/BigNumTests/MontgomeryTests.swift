@@ -64,6 +64,20 @@ final class MontgomeryTests: XCTestCase {
         }
     }
 
+    /// The wide kernel at its largest modulus, and one limb past it (where it hands
+    /// over to the scalar kernel): the same bits as scalar either way.
+    func testWideKernelLimit() {
+        var rng = DeterministicRandom(seed: 17)
+        let limit = BigNum.Kernels.Wide.maximumLimbs
+        for n in [limit, limit + 1] {
+            let m = randomModulus(bits: 64 * n, &rng), x = randomBelow(m, &rng), y = randomBelow(m, &rng)
+            let expected = BigNum.Path.scalar.montgomeryMultiply(x, y, m)
+            for path in pathsUnderTest where path.isWide {
+                XCTAssertEqual(path.montgomeryMultiply(x, y, m), expected, "\(path) n=\(n)")
+            }
+        }
+    }
+
     /// z aliasing x and/or y, and the square in place.
     func testMontgomeryInPlace() {
         var rng = DeterministicRandom(seed: 11)
