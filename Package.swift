@@ -41,7 +41,9 @@ let package = Package(
     targets: [
         // MARK: Layers
         .target(name: "BER"),
-        .target(name: "BigNum"),
+        .target(name: "BigNum", dependencies: ["CBigNumSIMD"]),
+        // BigNum's wide-vector kernels: C with per-function target attributes, no flags.
+        .target(name: "CBigNumSIMD"),
         // StoreKit 2 JWS: compact serialization, header and the payload models the forge and verifier share.
         .target(name: "StoreKit2"),
         .target(

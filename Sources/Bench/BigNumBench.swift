@@ -1,6 +1,7 @@
-// `scripts/bench bignum`: the seed note's SIMD-vs-scalar table for mulShiftAdd, the
-// per-kernel crossover table that Dispatch.swift copies, and multiply, Montgomery
-// multiply and x^65537 mod m against OpenSSL (cached BN_MONT_CTX) in the same run.
+// `scripts/bench bignum [--svg FILE] [--all-modexp]`: the seed note's SIMD-vs-scalar
+// table for mulShiftAdd, the per-kernel, per-level crossover table that Dispatch.swift
+// copies, and multiply, Montgomery multiply and x^65537 mod m against OpenSSL (cached
+// BN_MONT_CTX) in the same run. --svg draws time against size per level.
 import BigNum
 import OpenSSLShim
 
@@ -28,112 +29,145 @@ private func bigEndianBytes(_ limbs: [UInt64]) -> [UInt8] {
     limbs.reversed().flatMap { limb in (0..<8).reversed().map { UInt8(truncatingIfNeeded: limb >> (8 * $0)) } }
 }
 
-/// Smallest measured size from which SIMD is faster at every larger measured size.
-private func crossover(_ rows: [(size: Int, scalar: Double, simd: Double)]) -> Int? {
+/// Smallest measured size from which `faster` wins at every larger measured size.
+private func crossover(_ rows: [(size: Int, baseline: Double, candidate: Double)]) -> Int? {
     var result: Int?
     for row in rows.reversed() {
-        guard row.simd < row.scalar else { break }
+        guard row.candidate < row.baseline else { break }
         result = row.size
     }
     return result
 }
 
-/// Times one kernel on both paths at one size: (scalar ns, simd ns).
-private func timePaths(_ body: (BigNum.Path) -> Void) -> (Double, Double) {
-    let scalar = nanosecondsPerCall(rounds: 5, roundNanoseconds: 20_000_000) { body(.scalar) }
-    let simd = nanosecondsPerCall(rounds: 5, roundNanoseconds: 20_000_000) { body(.simd) }
-    return (scalar, simd)
+/// The levels measured: every available path, but `avx512` and `ifma` only where they
+/// would differ (they run the AVX2 kernel today, so they are not timed twice).
+private let measuredPaths: [BigNum.Path] = BigNum.Path.available.filter { $0 != .avx512 && $0 != .ifma }
+
+/// Times `body` on each path: ns per call, in `paths` order.
+private func timePaths(_ paths: [BigNum.Path], _ body: (BigNum.Path) -> Void) -> [Double] {
+    paths.map { path in nanosecondsPerCall(rounds: 5, roundNanoseconds: 20_000_000) { body(path) } }
+}
+
+/// The paths a kernel has: the Montgomery kernels have a wide (C) path, the others scalar and sse2.
+private func paths(of kernel: BigNum.Kernel) -> [BigNum.Path] {
+    kernel == .montgomeryMultiply || kernel == .montgomerySquare ? measuredPaths : [.scalar, .sse2]
 }
 
 func runBigNumBench(_ arguments: [String]) {
     var operands = Operands()
-    print("BigNum benchmarks (release; best of 5–7 rounds; scalar and SIMD paths called directly)")
+    let svgPath = arguments.firstIndex(of: "--svg").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    if arguments.contains("--svg") && svgPath == nil { fatalError("--svg needs a file name") }
+    print("BigNum benchmarks (release; thread CPU time, best of 5–7 rounds; each path called directly)")
+    print("CPU levels: " + BigNum.Path.available.map(\.rawValue).joined(separator: ", ")
+          + "  (avx512/ifma, where present, run the AVX2 kernel and are not timed separately)")
     print("")
 
     // MARK: The seed note's table
     print("mulShiftAdd on a 2-lane vector, y = (a .* b >> 32n) + c, n words of 32 bits per lane")
-    print(pad("words", 6, right: true) + pad("scalar", 12, right: true) + pad("SIMD", 12, right: true)
+    print("(only the sse2 level has a mulShiftAdd kernel; the wide levels use it too)")
+    print(pad("words", 6, right: true) + pad("scalar", 12, right: true) + pad("SSE2", 12, right: true)
           + pad("index", 8, right: true) + pad("speed-up", 10, right: true))
-    var fixedPointRows: [(size: Int, scalar: Double, simd: Double)] = []
+    var fixedPointRows: [(size: Int, baseline: Double, candidate: Double)] = []
     for n in Array(1...32) + [48, 64] {
         let a = operands.lanes(n), b = operands.lanes(n), c = operands.lanes(n)
         var y = [SIMD2<UInt32>](repeating: .zero, count: n)
-        let (scalar, simd) = y.withUnsafeMutableBufferPointer { y in
+        let times = y.withUnsafeMutableBufferPointer { y in
             a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeBufferPointer { c in
-                timePaths { path in
+                timePaths([.scalar, .sse2]) { path in
                     blackHole(path == .scalar ? BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: 32 * n)
                                               : BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: 32 * n))
                 }
             } } }
         }
+        let (scalar, simd) = (times[0], times[1])
         fixedPointRows.append((n, scalar, simd))
         print(pad("\(n)", 6, right: true) + pad(formatDuration(scalar), 12, right: true) + pad(formatDuration(simd), 12, right: true)
               + pad("\(Int((100 * simd / scalar).rounded()))", 8, right: true) + pad(String(format: "%.2f×", scalar / simd), 10, right: true))
     }
-    print("index: SIMD time with scalar = 100 (below 100: SIMD faster).  crossover: "
+    print("index: SSE2 time with scalar = 100 (below 100: SSE2 faster).  crossover: "
           + (crossover(fixedPointRows).map { "\($0) words" } ?? "none (scalar always faster)"))
     print("")
 
-    // MARK: Crossover per kernel (UInt64 limbs)
+    // MARK: Crossover per kernel and level (UInt64 limbs)
     let sizes = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
-    print("Per-kernel scalar vs SIMD, UInt64 limbs: SIMD time index (scalar = 100)")
-    print(pad("kernel", 20) + sizes.map { pad("\($0)", 6, right: true) }.joined() + pad("crossover", 11, right: true))
-    var table: [(BigNum.Kernel, Int?)] = []
+    print("Per-kernel time index per level, UInt64 limbs (scalar = 100; below 100: that level is faster)")
+    print(pad("kernel", 20) + pad("level", 7) + sizes.map { pad("\($0)", 6, right: true) }.joined() + pad("crossover", 11, right: true))
+    var table: [(BigNum.Kernel, BigNum.Path, Int?)] = []
+    var montgomeryCurves: [BigNum.Path: [(Int, Double)]] = [:]
     for kernel in BigNum.Kernel.allCases where kernel != .mulShiftAdd {
-        var rows: [(size: Int, scalar: Double, simd: Double)] = []
+        let kernelPaths = paths(of: kernel)
+        var rows: [(size: Int, times: [Double])] = []
         for n in sizes {
             let m = operands.modulus(n)
             var x = operands.limbs(n), y = operands.limbs(n)
             x[n - 1] >>= 1; y[n - 1] >>= 1  // below m
             let m0inv = BigNum.montgomeryInverse(m[0])
             var z = [UInt64](repeating: 0, count: 2 * n)
-            let (scalar, simd) = z.withUnsafeMutableBufferPointer { z2 in
+            let times = z.withUnsafeMutableBufferPointer { z2 in
                 let z = UnsafeMutableBufferPointer(rebasing: z2[..<n])
                 return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
-                    timePaths { path in
+                    timePaths(kernelPaths) { path in
                         let S = BigNum.Kernels.Scalar.self, V = BigNum.Kernels.SIMD.self
-                        switch (kernel, path) {
-                        case (.add, .scalar): blackHole(S.add(z, x, y))
-                        case (.add, .simd): blackHole(V.add(z, x, y))
-                        case (.subtract, .scalar): blackHole(S.subtract(z, x, y))
-                        case (.subtract, .simd): blackHole(V.subtract(z, x, y))
-                        case (.shiftLeft, .scalar): S.shiftLeft(z, x, by: 13)
-                        case (.shiftLeft, .simd): V.shiftLeft(z, x, by: 13)
-                        case (.shiftRight, .scalar): S.shiftRight(z, x, by: 13)
-                        case (.shiftRight, .simd): V.shiftRight(z, x, by: 13)
-                        case (.multiply, .scalar): S.multiply(z2, x, y)
-                        case (.multiply, .simd): V.multiply(z2, x, y)
-                        case (.montgomeryMultiply, .scalar): S.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-                        case (.montgomeryMultiply, .simd): V.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-                        case (.montgomerySquare, .scalar): S.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-                        case (.montgomerySquare, .simd): V.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-                        case (.mulShiftAdd, _): break
+                        let scalar = path == .scalar
+                        switch kernel {
+                        case .add: blackHole(scalar ? S.add(z, x, y) : V.add(z, x, y))
+                        case .subtract: blackHole(scalar ? S.subtract(z, x, y) : V.subtract(z, x, y))
+                        case .shiftLeft: scalar ? S.shiftLeft(z, x, by: 13) : V.shiftLeft(z, x, by: 13)
+                        case .shiftRight: scalar ? S.shiftRight(z, x, by: 13) : V.shiftRight(z, x, by: 13)
+                        case .multiply: scalar ? S.multiply(z2, x, y) : V.multiply(z2, x, y)
+                        case .montgomeryMultiply: BigNum.Kernels.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, path: path)
+                        case .montgomerySquare: BigNum.Kernels.montgomerySquare(z, x, modulus: m, m0inv: m0inv, path: path)
+                        case .mulShiftAdd: break
                         }
                         blackHole(z2.baseAddress)
                     }
                 } } }
             }
-            rows.append((n, scalar, simd))
+            rows.append((n, times))
+            if kernel == .montgomeryMultiply {
+                for (path, time) in zip(kernelPaths, times) { montgomeryCurves[path, default: []].append((n, time)) }
+            }
         }
-        let point = crossover(rows)
-        table.append((kernel, point))
-        print(pad(kernel.rawValue, 20) + rows.map { pad("\(Int((100 * $0.simd / $0.scalar).rounded()))", 6, right: true) }.joined()
-              + pad(point.map { "\($0)" } ?? "none", 11, right: true))
+        for (index, path) in kernelPaths.enumerated() where path != .scalar {
+            // Against the best narrower path at each size (scalar, or sse2 for the wide levels).
+            let versus = rows.map { (size: $0.size, baseline: $0.times[..<index].min()!, candidate: $0.times[index]) }
+            let point = crossover(versus)
+            table.append((kernel, path, point))
+            print(pad(kernel.rawValue, 20) + pad(path.rawValue, 7)
+                  + rows.map { pad("\(Int((100 * $0.times[index] / $0.times[0]).rounded()))", 6, right: true) }.joined()
+                  + pad(point.map { "\($0)" } ?? "none", 11, right: true))
+        }
     }
-    table.append((.mulShiftAdd, crossover(fixedPointRows)))
+    table.append((.mulShiftAdd, .sse2, crossover(fixedPointRows)))
     print("")
-    print("Crossover table for Dispatch.crossover (SIMD from this size on; nil = never):")
-    for (kernel, point) in table {
-        print("    case .\(kernel.rawValue): return \(point.map { "\($0)" } ?? "nil")")
+    print("Crossover table for Dispatch.crossover (level from this size on, against the best narrower path; nil = never):")
+    for (kernel, path, point) in table {
+        print("    case (.\(path.rawValue), .\(kernel.rawValue)): return \(point.map { "\($0)" } ?? "nil")")
     }
     print("")
+    if let svgPath {
+        let fixedPoint: [BigNum.Path: [(Int, Double)]] = [
+            .scalar: fixedPointRows.map { ($0.size, $0.baseline) }, .sse2: fixedPointRows.map { ($0.size, $0.candidate) },
+        ]
+        let svg = BigNumFigure.svg(panels: [
+            ("mulShiftAdd, 2 lanes × n words of 32 bits", "words", fixedPoint),
+            ("Montgomery multiply, n limbs of 64 bits", "limbs", montgomeryCurves),
+        ])
+        do {
+            try svg.write(toFile: svgPath, atomically: true, encoding: .utf8)
+            print("figure written to \(svgPath)")
+        } catch {
+            fatalError("cannot write \(svgPath): \(error)")
+        }
+        print("")
+    }
 
     // MARK: Against OpenSSL
-    print("Against OpenSSL 3 (same run, same operands; ratio = ours / OpenSSL, below 1 is faster)")
-    print(pad("operation", 30) + pad("scalar", 11, right: true) + pad("SIMD", 11, right: true)
+    print("Against OpenSSL 3 (same run, same operands; ratio = dispatched / OpenSSL, below 1 is faster)")
+    print(pad("operation", 30) + measuredPaths.map { pad($0.rawValue, 11, right: true) }.joined()
           + pad("dispatched", 12, right: true) + pad("OpenSSL", 11, right: true) + pad("ratio", 8, right: true))
-    func row(_ name: String, _ scalar: Double, _ simd: Double, _ dispatched: Double, _ openssl: Double) {
-        print(pad(name, 30) + pad(formatDuration(scalar), 11, right: true) + pad(formatDuration(simd), 11, right: true)
+    func row(_ name: String, _ times: [Double], _ dispatched: Double, _ openssl: Double) {
+        print(pad(name, 30) + times.map { pad(formatDuration($0), 11, right: true) }.joined()
               + pad(formatDuration(dispatched), 12, right: true) + pad(formatDuration(openssl), 11, right: true)
               + pad(String(format: "%.2f", dispatched / openssl), 8, right: true))
     }
@@ -150,41 +184,37 @@ func runBigNumBench(_ arguments: [String]) {
         z.withUnsafeMutableBufferPointer { z2 in
             let z = UnsafeMutableBufferPointer(rebasing: z2[..<n])
             x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
-                let multiply = timePaths { path in
+                let multiply = timePaths(measuredPaths) { path in
                     path == .scalar ? BigNum.Kernels.Scalar.multiply(z2, x, y) : BigNum.Kernels.SIMD.multiply(z2, x, y)
                     blackHole(z2.baseAddress)
                 }
                 let multiplyDispatched = nanosecondsPerCall { BigNum.Kernels.multiply(z2, x, y); blackHole(z2.baseAddress) }
-                row("multiply \(bits)×\(bits)", multiply.0, multiply.1, multiplyDispatched, nanosecondsPerCall { rf_bn_bench_mul(fixture) })
-                let montgomery = timePaths { path in
-                    path == .scalar ? BigNum.Kernels.Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-                                    : BigNum.Kernels.SIMD.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
+                row("multiply \(bits)×\(bits)", multiply, multiplyDispatched, nanosecondsPerCall { rf_bn_bench_mul(fixture) })
+                let montgomery = timePaths(measuredPaths) { path in
+                    BigNum.Kernels.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, path: path)
                     blackHole(z.baseAddress)
                 }
                 let montgomeryDispatched = nanosecondsPerCall {
                     BigNum.Kernels.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv); blackHole(z.baseAddress)
                 }
-                row("Montgomery multiply \(bits)", montgomery.0, montgomery.1, montgomeryDispatched, nanosecondsPerCall { rf_bn_bench_mont_mul(fixture) })
-                let square = timePaths { path in
-                    path == .scalar ? BigNum.Kernels.Scalar.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-                                    : BigNum.Kernels.SIMD.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
+                row("Montgomery multiply \(bits)", montgomery, montgomeryDispatched, nanosecondsPerCall { rf_bn_bench_mont_mul(fixture) })
+                let square = timePaths(measuredPaths) { path in
+                    BigNum.Kernels.montgomerySquare(z, x, modulus: m, m0inv: m0inv, path: path)
                     blackHole(z.baseAddress)
                 }
                 let squareDispatched = nanosecondsPerCall {
                     BigNum.Kernels.montgomerySquare(z, x, modulus: m, m0inv: m0inv); blackHole(z.baseAddress)
                 }
-                row("Montgomery square \(bits)", square.0, square.1, squareDispatched, nanosecondsPerCall { rf_bn_bench_mont_mul(fixture) })
+                row("Montgomery square \(bits)", square, squareDispatched, nanosecondsPerCall { rf_bn_bench_mont_mul(fixture) })
             } } }
         }
         guard bits == 2048 || arguments.contains("--all-modexp") else { continue }
         // x^65537 mod m through the verifier's API: bytes in, bytes out, cached context.
         let context = try! BigNum.MontgomeryContext(modulus: mBytes)
-        func power(_ path: BigNum.Path?) -> Double {
-            nanosecondsPerCall { blackHole(try! context.power(xBytes, exponent: e, path: path)) }
-        }
-        let powers = (power(.scalar), power(.simd), power(nil))
+        let powers = measuredPaths.map { path in nanosecondsPerCall { blackHole(try! context.power(xBytes, exponent: e, path: path)) } }
+        let dispatched = nanosecondsPerCall { blackHole(try! context.power(xBytes, exponent: e)) }
         let openssl = nanosecondsPerCall { rf_bn_bench_mod_exp(fixture) }
-        row("x^65537 mod m, \(bits) bits", powers.0, powers.1, powers.2, openssl)
+        row("x^65537 mod m, \(bits) bits", powers, dispatched, openssl)
     }
     print("(OpenSSL's Montgomery square row is BN_mod_mul_montgomery(a, a): it has no separate square entry.)")
 }

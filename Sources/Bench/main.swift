@@ -1,19 +1,26 @@
 // The benchmark executable behind `scripts/bench`. Always built in release mode.
 // Each subcommand measures our code and OpenSSL on the same input in the same run
 // and prints the ratio.
+import BigNum
 import Foundation
 
 let usage = """
     usage: scripts/bench SUITE [options]
+           scripts/bench --instructions SUITE [options]   (instruction counts under callgrind, not times)
     suites:
       ber      walk real and forge-sized receipts: BER reader vs OpenSSL ASN1_get_object
       forge    time `forge --all`; receipts signed per second vs OpenSSL PKCS7_sign
       verify   receipts verified per second, ours (with/without the signature cache) vs OpenSSL PKCS7_verify
-      bignum   BigNum kernels, scalar vs SIMD (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m
+      bignum   BigNum kernels per ISA level (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m;
+               --svg FILE draws time against size per level
       check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if let error = BigNum.Dispatch.environmentError {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(64)
+}
 switch arguments.first {
 case "ber":
     runBERBench(Array(arguments.dropFirst()))

@@ -9,9 +9,11 @@
 //     both lanes (the seed note's layout).
 //
 // Every kernel is written twice, in `Kernels.Scalar` and `Kernels.SIMD`, with one
-// contract and bit-identical results; `Kernels` (no suffix) dispatches by size from a
-// measured table, and `Dispatch.forcedPath` (or `BIGNUM_PATH=scalar|simd`) pins one
-// path everywhere so a whole test suite can run on it.
+// contract and bit-identical results; the Montgomery kernels have a third, wide-vector
+// implementation in C (`Kernels.Wide`, AVX2, chosen by cpuid at run time). `Kernels`
+// (no suffix) dispatches by size from a measured table, and `Dispatch.forcedPath` (or
+// `BIGNUM_PATH=scalar|sse2|avx2|avx512|ifma`) pins one path everywhere so a whole test
+// suite can run on it.
 //
 // The verifier's entry point is `MontgomeryContext`: build it once per RSA key from
 // the modulus bytes, then call `power(_:exponent:)` per signature. The forge's RSA
@@ -38,10 +40,18 @@ public enum BigNum {
         case exponentTooLarge(bytes: Int)
     }
 
-    /// Which implementation of a kernel runs.
+    /// Which implementation of a kernel runs: the scalar reference, or a vector ISA
+    /// level. `sse2` is the Swift SIMD code (baseline x86-64; NEON elsewhere); the
+    /// wider levels run the C kernels of CBigNumSIMD for the Montgomery kernels and
+    /// the `sse2` code for the others. `avx512` and `ifma` are detected and can be
+    /// pinned, but have no kernels of their own yet: they run the AVX2 ones.
+    /// A level is usable only when `isAvailable` (cpuid and the OS agree).
     public enum Path: String, Sendable, CaseIterable {
         case scalar
-        case simd
+        case sse2
+        case avx2
+        case avx512
+        case ifma
     }
 
     /// Namespace of the kernels; `Kernels.Scalar` and `Kernels.SIMD` hold the two

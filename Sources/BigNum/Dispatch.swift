@@ -1,5 +1,6 @@
-// Which path runs: a per-kernel crossover size measured by `scripts/bench bignum`,
-// unless `Dispatch.forcedPath` (initially from BIGNUM_PATH=scalar|simd) pins one.
+// Which path runs: the widest level this CPU has whose measured crossover size the
+// operand reaches (then narrower levels, then scalar), unless `Dispatch.forcedPath`
+// (initially from BIGNUM_PATH=scalar|sse2|avx2|avx512|ifma) pins one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,48 +10,124 @@ import Darwin
 #endif
 
 extension BigNum {
-    /// The kernels that have two paths.
+    /// The kernels that have more than one path.
     public enum Kernel: String, Sendable, CaseIterable {
         case add, subtract, shiftLeft, shiftRight, multiply, montgomeryMultiply, montgomerySquare, mulShiftAdd
     }
 
+    /// Why a path name (BIGNUM_PATH) was refused.
+    public enum PathError: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        /// Not one of scalar, sse2, avx2, avx512, ifma.
+        case unknown(String)
+        /// A level this CPU (or OS) does not support.
+        case unavailable(Path)
+
+        public var description: String {
+            let names = Path.allCases.map(\.rawValue).joined(separator: ", ")
+            let have = Path.available.map(\.rawValue).joined(separator: ", ")
+            switch self {
+            case .unknown(let name): return "BIGNUM_PATH=\(name): unknown path; expected one of \(names)"
+            case .unavailable(let path): return "BIGNUM_PATH=\(path.rawValue): this CPU lacks \(path.rawValue) (it has: \(have))"
+            }
+        }
+    }
+
     public enum Dispatch {
-        /// Smallest size (UInt64 limbs; 32-bit words for `mulShiftAdd`) from which the
-        /// SIMD path is faster at every measured size, or nil where the scalar path
-        /// always won. Copied from the "Crossover table" printed by
-        /// `scripts/bench bignum` (release build, AMD EPYC 2-core VM, Swift 6.3.1,
-        /// baseline x86-64 = SSE2 codegen, run of 2026-11-22). Carry chains (add,
-        /// subtract) and 64×64→128 products (multiply, Montgomery) stay scalar: SSE2
-        /// has neither a vector carry nor a 64-bit multiply, and the SIMD paths pay
-        /// four 32-bit products per 64-bit one.
-        public static func crossover(_ kernel: Kernel) -> Int? {
-            switch kernel {
-            case .add: return nil
-            case .subtract: return nil
-            case .shiftLeft: return 6
-            case .shiftRight: return 6
-            case .multiply: return nil
-            case .montgomeryMultiply: return nil
-            case .montgomerySquare: return nil
-            case .mulShiftAdd: return 1
+        /// Smallest size (UInt64 limbs; 32-bit words for `mulShiftAdd`) from which
+        /// `level` is faster than the next narrower path at every measured size, or
+        /// nil where it never is. Copied from the "Crossover table" printed by
+        /// `scripts/bench bignum` (release build, AMD EPYC 2-core VM with AVX2 and no
+        /// AVX-512, Swift 6.3.1, run of 2026-11-23). `sse2` is the Swift SIMD code
+        /// against scalar: carry chains (add, subtract) and 64×64→128 products stay
+        /// scalar there (SSE2 has neither a vector carry nor a 64-bit multiply). The
+        /// wide levels only have Montgomery kernels of their own (against the faster
+        /// of scalar and sse2); `avx512` and `ifma` run the AVX2 kernel, so they share
+        /// its row.
+        public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
+            switch (level, kernel) {
+            case (.scalar, _): return 1
+            case (.sse2, .add): return nil
+            case (.sse2, .subtract): return nil
+            case (.sse2, .shiftLeft): return 32
+            case (.sse2, .shiftRight): return 3
+            case (.sse2, .multiply): return nil
+            case (.sse2, .montgomeryMultiply): return nil
+            case (.sse2, .montgomerySquare): return nil
+            case (.sse2, .mulShiftAdd): return 4
+            case (_, .montgomeryMultiply): return 24
+            case (_, .montgomerySquare): return 32
+            case (_, _): return nil
             }
         }
 
         /// The path in force for every dispatched kernel when not nil. Starts as
-        /// BIGNUM_PATH (`scalar` or `simd`; anything else is ignored). Set it before
+        /// BIGNUM_PATH when that names a path this CPU has (see `environmentError`).
+        /// Setting a path the CPU lacks is a precondition failure. Set it before
         /// concurrent use: it is a plain global, read on every dispatched call.
-        nonisolated(unsafe) public static var forcedPath: Path? = environmentPath
+        nonisolated(unsafe) public static var forcedPath: Path? = environmentPath {
+            didSet {
+                if let forcedPath {
+                    precondition(forcedPath.isAvailable, PathError.unavailable(forcedPath).description)
+                }
+            }
+        }
 
-        /// BIGNUM_PATH as read at first use.
-        public static let environmentPath: Path? = getenv("BIGNUM_PATH").flatMap { Path(rawValue: String(cString: $0)) }
+        /// BIGNUM_PATH as read at first use, when valid and available.
+        public static var environmentPath: Path? { (try? environmentSetting.get()) ?? nil }
 
-        /// The path `Kernels.<kernel>` takes at `size`.
+        /// Why BIGNUM_PATH was ignored (unknown name, or a level this CPU lacks), if it was.
+        /// The library then dispatches by size; tools (bench, fuzz, tests) refuse to run.
+        public static var environmentError: PathError? {
+            if case .failure(let error) = environmentSetting { return error }
+            return nil
+        }
+
+        static let environmentSetting: Result<Path?, PathError> = {
+            guard let value = getenv("BIGNUM_PATH") else { return .success(nil) }
+            return Result { () throws(PathError) in try path(named: String(cString: value)) }
+        }()
+
+        /// The path called `name`, if this CPU has it.
+        public static func path(named name: String) throws(PathError) -> Path {
+            guard let path = Path(rawValue: name) else { throw .unknown(name) }
+            guard path.isAvailable else { throw .unavailable(path) }
+            return path
+        }
+
+        /// The widest level this CPU has.
+        public static let widestLevel: Path = Path.available.last ?? .scalar
+
+        /// The path `Kernels.<kernel>` takes at `size`: the widest available level
+        /// whose crossover `size` reaches, else scalar.
         @inline(__always)
         public static func path(_ kernel: Kernel, size: Int) -> Path {
             if let forcedPath { return forcedPath }
-            guard let threshold = crossover(kernel) else { return .scalar }
-            return size >= threshold ? .simd : .scalar
+            return automaticPaths.path(kernel, size: size)
         }
+
+        /// Per kernel, the available levels with crossovers, widest first.
+        static let automaticPaths = AutomaticPaths()
+    }
+}
+
+/// The dispatcher's table, resolved once against this CPU.
+struct AutomaticPaths: Sendable {
+    private let levels: [[(path: BigNum.Path, from: Int)]]
+
+    init() {
+        levels = BigNum.Kernel.allCases.map { kernel in
+            BigNum.Path.available.reversed().compactMap { level in
+                guard level != .scalar, let from = BigNum.Dispatch.crossover(kernel, level: level) else { return nil }
+                return (level, from)
+            }
+        }
+    }
+
+    @inline(__always)
+    func path(_ kernel: BigNum.Kernel, size: Int) -> BigNum.Path {
+        let index = BigNum.Kernel.allCases.firstIndex(of: kernel)!
+        for (path, from) in levels[index] where size >= from { return path }
+        return .scalar
     }
 }
 
@@ -62,7 +139,7 @@ extension BigNum.Kernels {
     ) -> UInt64 {
         switch BigNum.Dispatch.path(.add, size: z.count) {
         case .scalar: return Scalar.add(z, x, y, carryIn: carryIn)
-        case .simd: return SIMD.add(z, x, y, carryIn: carryIn)
+        default: return SIMD.add(z, x, y, carryIn: carryIn)
         }
     }
 
@@ -73,7 +150,7 @@ extension BigNum.Kernels {
     ) -> UInt64 {
         switch BigNum.Dispatch.path(.subtract, size: z.count) {
         case .scalar: return Scalar.subtract(z, x, y, borrowIn: borrowIn)
-        case .simd: return SIMD.subtract(z, x, y, borrowIn: borrowIn)
+        default: return SIMD.subtract(z, x, y, borrowIn: borrowIn)
         }
     }
 
@@ -81,7 +158,7 @@ extension BigNum.Kernels {
     public static func shiftLeft(_ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, by shift: Int) {
         switch BigNum.Dispatch.path(.shiftLeft, size: z.count) {
         case .scalar: Scalar.shiftLeft(z, x, by: shift)
-        case .simd: SIMD.shiftLeft(z, x, by: shift)
+        default: SIMD.shiftLeft(z, x, by: shift)
         }
     }
 
@@ -89,7 +166,7 @@ extension BigNum.Kernels {
     public static func shiftRight(_ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, by shift: Int) {
         switch BigNum.Dispatch.path(.shiftRight, size: z.count) {
         case .scalar: Scalar.shiftRight(z, x, by: shift)
-        case .simd: SIMD.shiftRight(z, x, by: shift)
+        default: SIMD.shiftRight(z, x, by: shift)
         }
     }
 
@@ -99,7 +176,7 @@ extension BigNum.Kernels {
     ) {
         switch BigNum.Dispatch.path(.multiply, size: max(x.count, y.count)) {
         case .scalar: Scalar.multiply(z, x, y)
-        case .simd: SIMD.multiply(z, x, y)
+        default: SIMD.multiply(z, x, y)
         }
     }
 
@@ -126,29 +203,33 @@ extension BigNum.Kernels {
     ) -> SIMD2<UInt32> {
         switch BigNum.Dispatch.path(.mulShiftAdd, size: y.count) {
         case .scalar: return Scalar.mulShiftAdd(y, a, b, c, shift: shift)
-        case .simd: return SIMD.mulShiftAdd(y, a, b, c, shift: shift)
+        default: return SIMD.mulShiftAdd(y, a, b, c, shift: shift)
         }
     }
 
+    /// `montgomeryMultiply` on `path` (which this CPU must have).
     @inline(__always)
-    static func montgomeryMultiply(
+    public static func montgomeryMultiply(
         _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, _ y: UnsafeBufferPointer<UInt64>,
         modulus m: UnsafeBufferPointer<UInt64>, m0inv: UInt64, path: BigNum.Path
     ) {
         switch path {
         case .scalar: Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-        case .simd: SIMD.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
+        case .sse2: SIMD.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
+        case .avx2, .avx512, .ifma: Wide.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, level: path)
         }
     }
 
+    /// `montgomerySquare` on `path` (which this CPU must have).
     @inline(__always)
-    static func montgomerySquare(
+    public static func montgomerySquare(
         _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>,
         modulus m: UnsafeBufferPointer<UInt64>, m0inv: UInt64, path: BigNum.Path
     ) {
         switch path {
         case .scalar: Scalar.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-        case .simd: SIMD.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
+        case .sse2: SIMD.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
+        case .avx2, .avx512, .ifma: Wide.montgomerySquare(z, x, modulus: m, m0inv: m0inv, level: path)
         }
     }
 }

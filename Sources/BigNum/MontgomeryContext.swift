@@ -150,75 +150,40 @@ extension BigNum {
             }
             let multiplyPath = path ?? BigNum.Dispatch.path(.montgomeryMultiply, size: n)
             let squarePath = path ?? BigNum.Dispatch.path(.montgomerySquare, size: n)
+            let slots = window == 1 ? 1 : 1 << window
+            let chain = ExponentChain(bits: exponentBits, window: window, exponent: e)
+            if multiplyPath.isWide && n <= BigNum.Kernels.Wide.maximumLimbs {
+                // Digit form throughout: convert m, R² mod m and x once, and z back at the end.
+                BigNum.Kernels.Wide.checkLevel(multiplyPath)
+                let w = BigNum.Kernels.Wide.digitCount(limbs: n)
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: w * (4 + slots)) { space in
+                    let md = space.baseAddress!, rrd = md + w, xd = rrd + w, zd = xd + w, table = zd + w
+                    modulus.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(md, $0.baseAddress!, limbs: n) }
+                    rSquared.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(rrd, $0.baseAddress!, limbs: n) }
+                    BigNum.Kernels.Wide.toDigits(xd, x.baseAddress!, limbs: n)
+                    let m0inv = m0inv
+                    chain.run(z: zd, x: xd, rSquared: rrd, table: table, width: w) { product, a, b in
+                        BigNum.Kernels.Wide.multiplyDigits(product, a, b, modulus: md, m0inv: m0inv, limbs: n)
+                    } square: { a in
+                        BigNum.Kernels.Wide.multiplyDigits(a, a, a, modulus: md, m0inv: m0inv, limbs: n)
+                    }
+                    BigNum.Kernels.Wide.fromDigits(z.baseAddress!, zd, limbs: n)
+                }
+                return
+            }
             modulus.withUnsafeBufferPointer { m in
                 rSquared.withUnsafeBufferPointer { rr in
-                    let slots = window == 1 ? 1 : 1 << window
                     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n * slots) { table in
-                        let table = table.baseAddress!
-                        @inline(__always) func entry(_ k: Int) -> UnsafeMutableBufferPointer<UInt64> {
-                            UnsafeMutableBufferPointer(start: table + k * n, count: n)
-                        }
-                        @inline(__always) func multiply(_ a: UnsafeMutableBufferPointer<UInt64>, _ b: UnsafeBufferPointer<UInt64>) {
-                            BigNum.Kernels.montgomeryMultiply(a, UnsafeBufferPointer(a), b, modulus: m, m0inv: m0inv, path: multiplyPath)
-                        }
-                        @inline(__always) func square(_ a: UnsafeMutableBufferPointer<UInt64>) {
+                        chain.run(z: z.baseAddress!, x: x.baseAddress!, rSquared: rr.baseAddress!, table: table.baseAddress!, width: n) { product, a, b in
+                            BigNum.Kernels.montgomeryMultiply(
+                                UnsafeMutableBufferPointer(start: product, count: n), UnsafeBufferPointer(start: a, count: n),
+                                UnsafeBufferPointer(start: b, count: n), modulus: m, m0inv: m0inv, path: multiplyPath)
+                        } square: { a in
+                            let a = UnsafeMutableBufferPointer(start: a, count: n)
                             BigNum.Kernels.montgomerySquare(a, UnsafeBufferPointer(a), modulus: m, m0inv: m0inv, path: squarePath)
                         }
-                        if window == 1 {
-                            // x·R mod m, kept in table slot 0.
-                            let xR = entry(0)
-                            BigNum.Kernels.montgomeryMultiply(xR, x, rr, modulus: m, m0inv: m0inv, path: multiplyPath)
-                            _ = z.update(fromContentsOf: xR)
-                            var inMontgomeryForm = true
-                            for i in stride(from: exponentBits - 2, through: 0, by: -1) {
-                                square(z)
-                                guard bit(i) else { continue }
-                                if i == 0 {
-                                    // (x^(e−1)·R)·x·R^(−1) = x^e: out of Montgomery form for free.
-                                    multiply(z, x)
-                                    inMontgomeryForm = false
-                                } else {
-                                    multiply(z, UnsafeBufferPointer(xR))
-                                }
-                            }
-                            if inMontgomeryForm { leaveMontgomeryForm(z, m: m, path: multiplyPath) }
-                            return
-                        }
-                        // Table k = x^k·R mod m for k in 1..<2^window (a zero digit multiplies by nothing).
-                        BigNum.Kernels.montgomeryMultiply(entry(1), x, rr, modulus: m, m0inv: m0inv, path: multiplyPath)
-                        for k in 2..<slots {
-                            BigNum.Kernels.montgomeryMultiply(
-                                entry(k), UnsafeBufferPointer(entry(k - 1)), UnsafeBufferPointer(entry(1)),
-                                modulus: m, m0inv: m0inv, path: multiplyPath)
-                        }
-                        let digits = (exponentBits + window - 1) / window
-                        @inline(__always) func digit(_ d: Int) -> Int {
-                            var value = 0
-                            for b in stride(from: window - 1, through: 0, by: -1) {
-                                let i = d * window + b
-                                value = value << 1 | (i < exponentBits && bit(i) ? 1 : 0)
-                            }
-                            return value
-                        }
-                        let top = digit(digits - 1)  // nonzero: it holds the exponent's top bit
-                        _ = z.update(fromContentsOf: entry(top))
-                        for d in stride(from: digits - 2, through: 0, by: -1) {
-                            for _ in 0..<window { square(z) }
-                            let k = digit(d)
-                            if k != 0 { multiply(z, UnsafeBufferPointer(entry(k))) }
-                        }
-                        leaveMontgomeryForm(z, m: m, path: multiplyPath)
                     }
                 }
-            }
-        }
-
-        /// z = z·R^(−1) mod m: a Montgomery multiplication by 1.
-        private func leaveMontgomeryForm(_ z: UnsafeMutableBufferPointer<UInt64>, m: UnsafeBufferPointer<UInt64>, path: BigNum.Path) {
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: z.count) { one in
-                one.update(repeating: 0)
-                one[0] = 1
-                BigNum.Kernels.montgomeryMultiply(z, UnsafeBufferPointer(z), UnsafeBufferPointer(one), modulus: m, m0inv: m0inv, path: path)
             }
         }
 
@@ -238,5 +203,75 @@ extension BigNum {
         base: Base, exponent: Exponent, modulus: Modulus
     ) throws(BigNum.Error) -> [UInt8] {
         try MontgomeryContext(modulus: modulus).power(base, exponent: exponent)
+    }
+}
+
+/// The multiplication chain of `MontgomeryContext.power` for one exponent, on operands
+/// of `width` UInt64 words in whatever form `multiply` and `square` work on (limbs, or
+/// the wide kernels' digits): both forms represent 1 as the word 1 followed by zeros.
+private struct ExponentChain {
+    let bits: Int, window: Int
+    let exponent: UnsafeBufferPointer<UInt64>
+
+    @inline(__always) func bit(_ i: Int) -> Bool { (exponent[i / 64] >> UInt64(i % 64)) & 1 == 1 }
+
+    /// z = x^e from x (reduced), R² mod m and a table of 2^window operands (1 if window == 1).
+    /// `multiply(p, a, b)`: p = a·b·R^(−1), p may alias a or b; `square(a)`: a = a²·R^(−1).
+    @inline(__always)
+    func run(
+        z: UnsafeMutablePointer<UInt64>, x: UnsafePointer<UInt64>, rSquared rr: UnsafePointer<UInt64>,
+        table: UnsafeMutablePointer<UInt64>, width: Int,
+        multiply: (UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>) -> Void,
+        square: (UnsafeMutablePointer<UInt64>) -> Void
+    ) {
+        func entry(_ k: Int) -> UnsafeMutablePointer<UInt64> { table + k * width }
+        func leaveMontgomeryForm() {
+            // z·R^(−1): a Montgomery multiplication by 1.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: width) { one in
+                one.update(repeating: 0)
+                one[0] = 1
+                multiply(z, z, one.baseAddress!)
+            }
+        }
+        if window == 1 {
+            // x·R mod m, kept in table slot 0.
+            let xR = entry(0)
+            multiply(xR, x, rr)
+            z.update(from: xR, count: width)
+            var inMontgomeryForm = true
+            for i in stride(from: bits - 2, through: 0, by: -1) {
+                square(z)
+                guard bit(i) else { continue }
+                if i == 0 {
+                    // (x^(e−1)·R)·x·R^(−1) = x^e: out of Montgomery form for free.
+                    multiply(z, z, x)
+                    inMontgomeryForm = false
+                } else {
+                    multiply(z, z, xR)
+                }
+            }
+            if inMontgomeryForm { leaveMontgomeryForm() }
+            return
+        }
+        // Table k = x^k·R mod m for k in 1..<2^window (a zero digit multiplies by nothing).
+        multiply(entry(1), x, rr)
+        for k in 2..<(1 << window) { multiply(entry(k), entry(k - 1), entry(1)) }
+        let digits = (bits + window - 1) / window
+        func digit(_ d: Int) -> Int {
+            var value = 0
+            for b in stride(from: window - 1, through: 0, by: -1) {
+                let i = d * window + b
+                value = value << 1 | (i < bits && bit(i) ? 1 : 0)
+            }
+            return value
+        }
+        let top = digit(digits - 1)  // nonzero: it holds the exponent's top bit
+        z.update(from: entry(top), count: width)
+        for d in stride(from: digits - 2, through: 0, by: -1) {
+            for _ in 0..<window { square(z) }
+            let k = digit(d)
+            if k != 0 { multiply(z, z, entry(k)) }
+        }
+        leaveMontgomeryForm()
     }
 }

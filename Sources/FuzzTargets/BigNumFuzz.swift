@@ -5,9 +5,12 @@ import OpenSSLShim
 /// sizes and operands, compared bit for bit, then against OpenSSL's BN (or, for
 /// add/subtract, which the shim does not wrap, against the inverse operation).
 ///
+/// The Montgomery kernels and modular exponentiation run on every vector path this
+/// CPU has (sse2, and the C kernels of avx2/avx512/ifma), each compared with scalar.
+///
 /// Input (Cryptofuzz style): byte 0 picks the operation, byte 1 the size, the rest
 /// is read as operands in order (zero-padded when it runs out). Findings abort with
-/// `bignum-<op>-scalar-simd-difference` or `bignum-<op>-openssl-difference`.
+/// `bignum-<op>-scalar-<path>-difference` or `bignum-<op>-openssl-difference`.
 public enum BigNumFuzz {
     public enum Operation: UInt8, CaseIterable {
         case add, subtract, shiftLeft, shiftRight, multiply, montgomeryMultiply, montgomerySquare, modularExponentiation,
@@ -21,6 +24,14 @@ public enum BigNumFuzz {
     /// to 4 bytes so that it does not dominate the run.
     public static let modularExponentiationLimbs = 16
     public static let modularExponentiationExponentBytes = 4
+
+    /// The vector paths compared against scalar: every one this CPU has, or only the
+    /// one BIGNUM_PATH pins. An unusable BIGNUM_PATH stops the run with its reason.
+    static let vectorPaths: [BigNum.Path] = {
+        if let error = BigNum.Dispatch.environmentError { fatalError("\(error)") }
+        let pinned = BigNum.Dispatch.environmentPath
+        return BigNum.Path.available.filter { $0 != .scalar && (pinned == nil || pinned == .scalar || pinned == $0) }
+    }()
 
     public static func fuzzOne(_ input: [UInt8]) {
         var data = FuzzBytes(input)
@@ -54,9 +65,9 @@ public enum BigNumFuzz {
                         let first = source ?? xs
                         switch (path, add) {
                         case (.scalar, true): return BigNum.Kernels.Scalar.add(z, first, ys, carryIn: carryIn)
-                        case (.simd, true): return BigNum.Kernels.SIMD.add(z, first, ys, carryIn: carryIn)
+                        case (_, true): return BigNum.Kernels.SIMD.add(z, first, ys, carryIn: carryIn)
                         case (.scalar, false): return BigNum.Kernels.Scalar.subtract(z, first, ys, borrowIn: carryIn)
-                        case (.simd, false): return BigNum.Kernels.SIMD.subtract(z, first, ys, borrowIn: carryIn)
+                        case (_, false): return BigNum.Kernels.SIMD.subtract(z, first, ys, borrowIn: carryIn)
                         }
                     }
                 }
@@ -64,7 +75,7 @@ public enum BigNumFuzz {
             return (z, carry)
         }
         let scalar = run(.scalar, inPlace: false)
-        guard run(.simd, inPlace: false) == scalar, run(.simd, inPlace: true) == scalar,
+        guard run(.sse2, inPlace: false) == scalar, run(.sse2, inPlace: true) == scalar,
               run(.scalar, inPlace: true) == scalar else { finding(operation, "scalar-simd") }
         // Independent check: undo with the inverse operation (and the carry).
         var back = [UInt64](repeating: 0, count: n)
@@ -89,16 +100,16 @@ public enum BigNumFuzz {
                     let source = inPlace ? UnsafeBufferPointer(z) : xs
                     switch (path, operation == .shiftLeft) {
                     case (.scalar, true): BigNum.Kernels.Scalar.shiftLeft(z, source, by: shift)
-                    case (.simd, true): BigNum.Kernels.SIMD.shiftLeft(z, source, by: shift)
+                    case (_, true): BigNum.Kernels.SIMD.shiftLeft(z, source, by: shift)
                     case (.scalar, false): BigNum.Kernels.Scalar.shiftRight(z, source, by: shift)
-                    case (.simd, false): BigNum.Kernels.SIMD.shiftRight(z, source, by: shift)
+                    case (_, false): BigNum.Kernels.SIMD.shiftRight(z, source, by: shift)
                     }
                 }
             }
             return z
         }
         let scalar = run(.scalar, inPlace: false)
-        guard run(.simd, inPlace: false) == scalar, run(.simd, inPlace: true) == scalar,
+        guard run(.sse2, inPlace: false) == scalar, run(.sse2, inPlace: true) == scalar,
               run(.scalar, inPlace: true) == scalar else { finding(operation, "scalar-simd") }
         let a = bigEndian(x)
         var expected = [UInt8](repeating: 0, count: 8 * n)
@@ -115,7 +126,7 @@ public enum BigNumFuzz {
                     y.withUnsafeBufferPointer { ys in
                         switch path {
                         case .scalar: BigNum.Kernels.Scalar.multiply(z, xs, ys)
-                        case .simd: BigNum.Kernels.SIMD.multiply(z, xs, ys)
+                        default: BigNum.Kernels.SIMD.multiply(z, xs, ys)
                         }
                     }
                 }
@@ -123,7 +134,7 @@ public enum BigNumFuzz {
             return z
         }
         let scalar = run(.scalar)
-        guard run(.simd) == scalar else { finding(.multiply, "scalar-simd") }
+        guard run(.sse2) == scalar else { finding(.multiply, "scalar-simd") }
         let a = bigEndian(x), b = bigEndian(y)
         var expected = [UInt8](repeating: 0, count: 8 * (nx + ny))
         guard rf_bn_mul(a, a.count, b, b.count, &expected, expected.count) == 1,
@@ -156,11 +167,10 @@ public enum BigNumFuzz {
                     y.withUnsafeBufferPointer { ys in
                         m.withUnsafeBufferPointer { ms in
                             let first = inPlace ? UnsafeBufferPointer(z) : xs
-                            switch (path, operation == .montgomerySquare) {
-                            case (.scalar, false): BigNum.Kernels.Scalar.montgomeryMultiply(z, first, ys, modulus: ms, m0inv: m0inv)
-                            case (.simd, false): BigNum.Kernels.SIMD.montgomeryMultiply(z, first, ys, modulus: ms, m0inv: m0inv)
-                            case (.scalar, true): BigNum.Kernels.Scalar.montgomerySquare(z, first, modulus: ms, m0inv: m0inv)
-                            case (.simd, true): BigNum.Kernels.SIMD.montgomerySquare(z, first, modulus: ms, m0inv: m0inv)
+                            if operation == .montgomerySquare {
+                                BigNum.Kernels.montgomerySquare(z, first, modulus: ms, m0inv: m0inv, path: path)
+                            } else {
+                                BigNum.Kernels.montgomeryMultiply(z, first, ys, modulus: ms, m0inv: m0inv, path: path)
                             }
                         }
                     }
@@ -169,8 +179,11 @@ public enum BigNumFuzz {
             return z
         }
         let scalar = run(.scalar, inPlace: false)
-        guard run(.simd, inPlace: false) == scalar, run(.simd, inPlace: true) == scalar,
-              run(.scalar, inPlace: true) == scalar else { finding(operation, "scalar-simd") }
+        guard run(.scalar, inPlace: true) == scalar else { finding(operation, "scalar-inplace") }
+        // Every vector level this CPU has (the wide ones are the C kernels), in and out of place.
+        for path in vectorPaths where run(path, inPlace: false) != scalar || run(path, inPlace: true) != scalar {
+            finding(operation, "scalar-\(path.rawValue)")
+        }
         var expected = [UInt8](repeating: 0, count: 8 * n)
         guard rf_bn_mont_mul(bigEndian(x), bigEndian(y), bigEndian(m), 8 * n, &expected) == 1,
               expected == bigEndian(scalar) else { finding(operation, "openssl") }
@@ -184,11 +197,13 @@ public enum BigNumFuzz {
         guard let context = try? BigNum.MontgomeryContext(modulus: m) else { return }  // 0/1/even refused by design
         // Exponents longer than the modulus are refused by design (`exponentTooLarge`).
         let exponent = data.bytes(min(Int(data.byte()) % (modularExponentiationExponentBytes + 1), context.byteCount))
-        guard let scalar = try? context.power(base, exponent: exponent, path: .scalar),
-              let simd = try? context.power(base, exponent: exponent, path: .simd) else {
+        guard let scalar = try? context.power(base, exponent: exponent, path: .scalar) else {
             finding(.modularExponentiation, "refused")
         }
-        guard scalar == simd else { finding(.modularExponentiation, "scalar-simd") }
+        for path in vectorPaths {
+            guard let vector = try? context.power(base, exponent: exponent, path: path) else { finding(.modularExponentiation, "refused") }
+            guard vector == scalar else { finding(.modularExponentiation, "scalar-\(path.rawValue)") }
+        }
         var expected = [UInt8](repeating: 0, count: scalar.count)
         guard rf_bn_mod_exp(base, base.count, exponent, exponent.count, m, m.count, &expected, expected.count) == 1,
               expected == scalar else { finding(.modularExponentiation, "openssl") }
@@ -208,7 +223,7 @@ public enum BigNumFuzz {
                         c.withUnsafeBufferPointer { c in
                             switch path {
                             case .scalar: return BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: shift)
-                            case .simd: return BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: shift)
+                            default: return BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: shift)
                             }
                         }
                     }
@@ -217,7 +232,7 @@ public enum BigNumFuzz {
             return (y, overflow)
         }
         let scalar = run(.scalar)
-        let simd = run(.simd)
+        let simd = run(.sse2)
         guard scalar.0 == simd.0, scalar.1 == simd.1 else { finding(.mulShiftAdd, "scalar-simd") }
         // OpenSSL per lane: ⌊a·b / 2^shift⌋ with BN_mul and BN_rshift, then + c.
         for lane in 0..<2 {

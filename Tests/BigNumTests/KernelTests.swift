@@ -131,11 +131,11 @@ final class KernelTests: XCTestCase {
         }
     }
 
-    /// The dispatched kernels follow `Dispatch.forcedPath`, and both paths agree.
+    /// The dispatched kernels follow `Dispatch.forcedPath`, and all paths agree.
     func testDispatchFollowsForcedPath() {
         let saved = BigNum.Dispatch.forcedPath
         defer { BigNum.Dispatch.forcedPath = saved }
-        for path in BigNum.Path.allCases {
+        for path in BigNum.Path.available {
             BigNum.Dispatch.forcedPath = path
             for kernel in BigNum.Kernel.allCases {
                 XCTAssertEqual(BigNum.Dispatch.path(kernel, size: 1), path)
@@ -144,8 +144,10 @@ final class KernelTests: XCTestCase {
         }
         BigNum.Dispatch.forcedPath = nil
         for kernel in BigNum.Kernel.allCases {
-            let crossover = BigNum.Dispatch.crossover(kernel)
-            XCTAssertEqual(BigNum.Dispatch.path(kernel, size: 4096), crossover == nil ? .scalar : .simd)
+            // At a size past every crossover: the widest level with one, else scalar.
+            let expected = BigNum.Path.available.reversed().first { $0 != .scalar && BigNum.Dispatch.crossover(kernel, level: $0) != nil }
+            XCTAssertEqual(BigNum.Dispatch.path(kernel, size: 4096), expected ?? .scalar, "\(kernel)")
+            XCTAssertEqual(BigNum.Dispatch.path(kernel, size: 0), .scalar, "\(kernel) below every crossover")
         }
         var rng = DeterministicRandom(seed: 6)
         let x = rng.limbs(20), y = rng.limbs(20)
@@ -154,7 +156,32 @@ final class KernelTests: XCTestCase {
             x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in BigNum.Kernels.multiply(z, x, y) } }
         }
         XCTAssertEqual(z, BigNum.Path.scalar.multiply(x, y))
-        XCTAssertEqual(z, BigNum.Path.simd.multiply(x, y))
+        XCTAssertEqual(z, BigNum.Path.sse2.multiply(x, y))
+    }
+
+    /// BIGNUM_PATH names: every path by name, a clear error for an unknown name and
+    /// for a level this CPU lacks; the environment of this run is usable.
+    func testPathNames() throws {
+        XCTAssertNil(BigNum.Dispatch.environmentError, BigNum.Dispatch.environmentError?.description ?? "")
+        for path in BigNum.Path.allCases {
+            if path.isAvailable {
+                XCTAssertEqual(try BigNum.Dispatch.path(named: path.rawValue), path)
+            } else {
+                XCTAssertThrowsError(try BigNum.Dispatch.path(named: path.rawValue)) { error in
+                    XCTAssertEqual(error as? BigNum.PathError, .unavailable(path))
+                    XCTAssertTrue("\(error)".contains("this CPU lacks \(path.rawValue)"), "\(error)")
+                }
+            }
+        }
+        XCTAssertThrowsError(try BigNum.Dispatch.path(named: "simd")) { error in
+            XCTAssertEqual(error as? BigNum.PathError, .unknown("simd"))
+            XCTAssertTrue("\(error)".contains("expected one of scalar, sse2, avx2, avx512, ifma"), "\(error)")
+        }
+        XCTAssertEqual(BigNum.Path.available.first, .scalar)
+        XCTAssertTrue(BigNum.Path.sse2.isAvailable)
+        // A CPU with a level has every narrower one.
+        let available = BigNum.Path.available
+        XCTAssertEqual(available, Array(BigNum.Path.allCases.prefix(available.count)))
     }
 
     func testBigEndianConversion() {

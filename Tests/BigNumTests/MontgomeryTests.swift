@@ -29,6 +29,55 @@ final class MontgomeryTests: XCTestCase {
         }
     }
 
+    /// Every limb count 1...64 on every vector path this CPU has, against scalar (which
+    /// the test above holds to OpenSSL): the AVX2 kernel's digit count and its last,
+    /// r-bit reduction row (r = 64n − 28(d − 1), 28 when 7 divides n) change with n.
+    /// Also `power` (binary for 65537, a window for a long exponent) per path.
+    func testEveryLimbCountAgreesWithScalar() throws {
+        var rng = DeterministicRandom(seed: 16)
+        let vectorPaths = pathsUnderTest.filter { $0 != .scalar }
+        for n in 1...64 {
+            for m in [randomModulus(bits: 64 * n, &rng), allOnes(64 * n), randomModulus(bits: 64 * n - 37, &rng)] {
+                let x = randomBelow(m, &rng), y = randomBelow(m, &rng), top = minusOne(m)
+                for (a, b) in [(x, y), (top, top), (x, top)] {
+                    let expected = BigNum.Path.scalar.montgomeryMultiply(a, b, m)
+                    let expectedSquare = BigNum.Path.scalar.montgomerySquare(a, m)
+                    for path in vectorPaths {
+                        XCTAssertEqual(path.montgomeryMultiply(a, b, m), expected, "\(path) n=\(n)")
+                        XCTAssertEqual(path.montgomerySquare(a, m), expectedSquare, "\(path) square n=\(n)")
+                    }
+                }
+            }
+            // `power` at the sizes where r or the digit padding changes shape (debug builds are slow).
+            guard [1, 2, 3, 7, 13, 14, 21, 32, 49].contains(n) else { continue }
+            let m = randomModulus(bits: 64 * n, &rng)
+            let modulusBytes = m.reversed().flatMap { limb in (0..<8).reversed().map { UInt8(truncatingIfNeeded: limb >> (8 * $0)) } }
+            let context = try BigNum.MontgomeryContext(modulus: modulusBytes)
+            let base = randomBelow(m, &rng).reversed().flatMap { limb in (0..<8).reversed().map { UInt8(truncatingIfNeeded: limb >> (8 * $0)) } }
+            let longExponent = (0..<min(8 * n, 8)).map { _ in UInt8(truncatingIfNeeded: rng.next()) | 1 }
+            for exponent in [[0x01, 0x00, 0x01], longExponent] as [[UInt8]] {
+                let expected = try context.power(base, exponent: exponent, path: .scalar)
+                for path in vectorPaths {
+                    XCTAssertEqual(try context.power(base, exponent: exponent, path: path), expected, "\(path) power n=\(n)")
+                }
+            }
+        }
+    }
+
+    /// The wide kernel at its largest modulus, and one limb past it (where it hands
+    /// over to the scalar kernel): the same bits as scalar either way.
+    func testWideKernelLimit() {
+        var rng = DeterministicRandom(seed: 17)
+        let limit = BigNum.Kernels.Wide.maximumLimbs
+        for n in [limit, limit + 1] {
+            let m = randomModulus(bits: 64 * n, &rng), x = randomBelow(m, &rng), y = randomBelow(m, &rng)
+            let expected = BigNum.Path.scalar.montgomeryMultiply(x, y, m)
+            for path in pathsUnderTest where path.isWide {
+                XCTAssertEqual(path.montgomeryMultiply(x, y, m), expected, "\(path) n=\(n)")
+            }
+        }
+    }
+
     /// z aliasing x and/or y, and the square in place.
     func testMontgomeryInPlace() {
         var rng = DeterministicRandom(seed: 11)
@@ -40,20 +89,14 @@ final class MontgomeryTests: XCTestCase {
                 var z = x
                 z.withUnsafeMutableBufferPointer { z in
                     y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
-                        switch path {
-                        case .scalar: BigNum.Kernels.Scalar.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
-                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv)
-                        }
+                        BigNum.Kernels.montgomeryMultiply(z, UnsafeBufferPointer(z), y, modulus: m, m0inv: m0inv, path: path)
                     } }
                 }
                 XCTAssertEqual(z, product, "\(path) z = z·y")
                 z = x
                 z.withUnsafeMutableBufferPointer { z in
                     m.withUnsafeBufferPointer { m in
-                        switch path {
-                        case .scalar: BigNum.Kernels.Scalar.montgomerySquare(z, UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
-                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, UnsafeBufferPointer(z), UnsafeBufferPointer(z), modulus: m, m0inv: m0inv)
-                        }
+                        BigNum.Kernels.montgomerySquare(z, UnsafeBufferPointer(z), modulus: m, m0inv: m0inv, path: path)
                     }
                 }
                 XCTAssertEqual(z, square, "\(path) z = z·z")

@@ -6,8 +6,8 @@ import OpenSSLShim
 import ReceiptForge
 import XCTest
 
-/// The paths this run tests: the one BIGNUM_PATH pins, else both.
-let pathsUnderTest: [BigNum.Path] = BigNum.Dispatch.environmentPath.map { [$0] } ?? BigNum.Path.allCases
+/// The paths this run tests: the one BIGNUM_PATH pins, else every path this CPU has.
+let pathsUnderTest: [BigNum.Path] = BigNum.Dispatch.environmentPath.map { [$0] } ?? BigNum.Path.available
 
 extension DeterministicRandom {
     /// `n` random 64-bit limbs.
@@ -113,10 +113,7 @@ extension BigNum.Path {
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
                     m.withUnsafeBufferPointer { m in
-                        switch self {
-                        case .scalar: BigNum.Kernels.Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-                        case .simd: BigNum.Kernels.SIMD.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
-                        }
+                        BigNum.Kernels.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, path: self)
                     }
                 }
             }
@@ -128,10 +125,7 @@ extension BigNum.Path {
         return guarded(m.count) { z in
             x.withUnsafeBufferPointer { x in
                 m.withUnsafeBufferPointer { m in
-                    switch self {
-                    case .scalar: BigNum.Kernels.Scalar.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-                    case .simd: BigNum.Kernels.SIMD.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
-                    }
+                    BigNum.Kernels.montgomerySquare(z, x, modulus: m, m0inv: m0inv, path: self)
                 }
             }
         }

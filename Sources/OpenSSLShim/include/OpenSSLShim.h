@@ -6,6 +6,7 @@
 #define RECEIPT_FORGE_OPENSSL_SHIM_H
 #include "shim_asn1.h"
 #include "shim_bn.h"
+#include "shim_callgrind.h"
 #include "shim_forge.h"
 #include "shim_verify.h"
 #include "shim_x509.h"

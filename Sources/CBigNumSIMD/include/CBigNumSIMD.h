@@ -1,0 +1,51 @@
+// Wide-vector Montgomery kernels for BigNum, in C because Swift compiles for the
+// baseline ISA and a library product may not use unsafeFlags: each wide function
+// carries its own __attribute__((target(...))) and is only called after
+// rf_bn_cpu_levels() reported that the CPU (and the OS, via XGETBV) supports it.
+// On targets other than x86-64 every level is reported absent and the kernels are
+// not compiled (the functions return 0 = "not run").
+#ifndef RF_CBIGNUMSIMD_H
+#define RF_CBIGNUMSIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Bits of rf_bn_cpu_levels().
+enum {
+    RF_BN_LEVEL_AVX2 = 1,
+    RF_BN_LEVEL_AVX512 = 2,  // AVX-512 F + VL + BW + DQ
+    RF_BN_LEVEL_IFMA = 4     // AVX-512 IFMA + VL
+};
+
+/// The ISA levels this CPU and OS support (a mask of RF_BN_LEVEL_*). Cached.
+unsigned rf_bn_cpu_levels(void);
+
+/// Digits of radix 2^28 that an n-limb operand occupies in the AVX2 kernel's
+/// digit form, padded for the vector loop: the length of every digit array below.
+size_t rf_bn_avx2_digit_count(size_t n);
+
+/// x (n little-endian 64-bit limbs) → digit form (rf_bn_avx2_digit_count(n) digits).
+void rf_bn_avx2_to_digits(uint64_t *digits, const uint64_t *x, size_t n);
+
+/// Digit form of a value < 2^(64n) → n limbs.
+void rf_bn_avx2_from_digits(uint64_t *x, const uint64_t *digits, size_t n);
+
+/// Montgomery product in digit form: z = x·y·2^(−64n) mod m, with the contract of
+/// BigNum's Scalar.montgomeryMultiply (x·y < 2^(64n)·m, result < m), all operands
+/// in digit form for an n-limb modulus; m0inv = −m^(−1) mod 2^64. z may alias x
+/// and/or y. Returns 1, or 0 without touching z when AVX2 is absent.
+int rf_bn_avx2_mont_mul_digits(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
+                               uint64_t m0inv, size_t n);
+
+/// The same on limbs (converts in and out): Scalar.montgomeryMultiply's contract.
+int rf_bn_avx2_mont_mul(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
+                        uint64_t m0inv, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
