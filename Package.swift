@@ -76,9 +76,11 @@ let package = Package(
         ),
         .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
-        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/verifier"),
+        // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
+        .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"]),
+        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/verifier"),
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
-        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
+        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/receipt"),
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
         // MARK: Tests
@@ -98,7 +100,7 @@ let package = Package(
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "Receipt", "ReceiptVerifier", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim", "TestSupport"]),
