@@ -48,7 +48,9 @@ let package = Package(
             name: "ReceiptForge",
             dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
+        // Whole-file reads with errno reasons (re-exported by ReceiptVerifier).
+        .target(name: "FileAccess"),
 
         // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
@@ -72,9 +74,14 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "ReceiptForge", "OpenSSLShim", .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["BER", "BERFuzzTarget", "BigNum", "FuzzSupport", "Receipt", "ReceiptVerifier", "ReceiptForge", "OpenSSLShim",
+                           .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
-        .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
+        // The driver, and the `ber` target on its own: fuzz-ber links BER and swift-asn1
+        // only, as libFuzzer scans every coverage counter of the executable on each run.
+        .target(name: "FuzzSupport", dependencies: ["FileAccess"]),
+        .target(name: "BERFuzzTarget", dependencies: ["BER", "FuzzSupport", .product(name: "SwiftASN1", package: "swift-asn1")]),
+        .executableTarget(name: "FuzzBER", dependencies: ["BERFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
         // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
         .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"]),

@@ -26,7 +26,7 @@ public enum StructureAwareMutator {
     /// the crossover declines: the baseline of the with/without comparison, same binary.
     static let byteMutationOnly = ProcessInfo.processInfo.environment["FUZZ_BYTE_MUTATION_ONLY"] == "1"
 
-    public static let libFuzzerMutate: ByteMutation = { data, size, maxSize in
+    public static func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int {
         #if FUZZING
         return LLVMFuzzerMutate(data, size, maxSize)
         #else
