@@ -50,7 +50,7 @@ struct MutateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many mutants (1...100000).", valueName: "N"))
     var count: Int
 
-    @Option(help: ArgumentHelp("Seed of the mutations (default 1).", valueName: "S"))
+    @Option(help: ArgumentHelp("Seed of the mutations.", valueName: "S"))
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("Output directory.", valueName: "DIR"))
