@@ -56,7 +56,9 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", "StoreKit2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", "StoreKit2", .product(name: "Crypto", package: "swift-crypto")]),
+        // Whole-file reads with errno reasons (re-exported by ReceiptVerifier).
+        .target(name: "FileAccess"),
 
         // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
@@ -81,14 +83,20 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
+            dependencies: ["BER", "BERFuzzTarget", "BigNum", "FuzzSupport", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
                            .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
-        .executableTarget(name: "FuzzBER", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/ber"),
+        // The driver, and the `ber` target on its own: fuzz-ber links BER and swift-asn1
+        // only, as libFuzzer scans every coverage counter of the executable on each run.
+        .target(name: "FuzzSupport", dependencies: ["FileAccess"]),
+        .target(name: "BERFuzzTarget", dependencies: ["BER", "FuzzSupport", .product(name: "SwiftASN1", package: "swift-asn1")]),
+        .executableTarget(name: "FuzzBER", dependencies: ["BERFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/ber"),
         .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
-        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/verifier"),
+        // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
+        .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"]),
+        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/verifier"),
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
-        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/receipt"),
+        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/receipt"),
         .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/jws"),
         .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
 
@@ -109,7 +117,7 @@ let package = Package(
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "Receipt", "ReceiptVerifier", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
         .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim", "TestSupport"]),

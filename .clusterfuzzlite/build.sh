@@ -13,7 +13,8 @@ OUT="${OUT:-$repo/.build-fuzz/out}"
 mkdir -p "$OUT"
 source scripts/fuzz-build.sh
 
-targets=$(ls Sources/Fuzz)
+# CFLITE_TARGETS="ber verifier" builds only those (scripts/cflite-build-local --targets).
+targets=${CFLITE_TARGETS:-$(ls Sources/Fuzz)}
 for target in $targets; do
     build_fuzz_target "$target"
     cp "$FUZZ_BIN" "$OUT/fuzz-$target"

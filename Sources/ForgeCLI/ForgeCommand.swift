@@ -15,7 +15,7 @@ struct ForgeCommand: ParsableCommand {
             \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
-                      CheckCommand.self, ReportCommand.self, JWSCommand.self],
+                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }

@@ -4,7 +4,7 @@ import Receipt
 /// Fuzz target `receipt`: the receipt payload decoder and the PKCS#7 container.
 ///
 /// Properties (stable abort signatures):
-/// - decoding a payload, reading every typed field and opening the container never crash;
+/// - decoding a payload, reading every typed field, opening the container and dumping it never crash;
 /// - `receipt-roundtrip-difference`: decode → encode → decode gives the same attributes,
 ///   and encoding that again gives the same bytes (a stable fixed point);
 /// - `receipt-der-difference`: a payload the decoder accepts in `der` rules is
@@ -24,6 +24,8 @@ public enum ReceiptFuzz {
         }
         if let container = try? PKCS7SignedData(bytes: input), let receipt = try? container.decodeReceipt() {
             readEveryField(receipt)
+            // `forge dump`'s model of the same file never traps either.
+            _ = try? ReceiptDump(bytes: input)
         }
     }
 

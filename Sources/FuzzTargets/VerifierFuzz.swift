@@ -25,10 +25,10 @@ public enum VerifierFuzz {
             fatalError("the committed root does not parse: \(error)")
         }
     }()
-    static let validator = ReceiptValidator(
+    public static let validator = ReceiptValidator(
         anchors: differential.verifier.chainVerifier.anchors,
         options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip))
-    static let now = Date(timeIntervalSince1970: TimeInterval(settings.now))
+    public static let now = Date(timeIntervalSince1970: TimeInterval(settings.now))
 
     public static func fuzzOne(_ input: [UInt8]) {
         let verdict = validator.validate(input, now: now)

@@ -19,14 +19,31 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
         self.parameters = parameters
     }
 
-    /// Reads the SEQUENCE from `element`; any parameters element is accepted.
+    /// Universal types X.690 allows only in primitive form (BOOLEAN, INTEGER, NULL,
+    /// OBJECT IDENTIFIER, REAL, ENUMERATED, RELATIVE-OID), in BER as in DER.
+    static let primitiveOnlyTypes: Set<UInt32> = [1, 2, 5, 6, 9, 10, 13]
+
+    /// Reads the SEQUENCE from `element`. Any parameters element is accepted but one
+    /// of a primitive-only universal type in constructed form (`25 00`, a constructed
+    /// NULL), which X.690 forbids and OpenSSL's parser refuses.
     public init(_ element: BERElement) throws(BERError) {
         guard element.tag == .sequence else {
             throw BERError(.unexpectedTag, at: element.offset, "expected SEQUENCE, found \(element.tag)")
         }
         var fields = try element.contentsReader()
         oid = try withBERPath("algorithm") { () throws(BERError) in try fields.readObjectIdentifier() }
-        parameters = fields.isAtEnd ? nil : Array(try fields.readElement().encodedBytes)
+        if fields.isAtEnd {
+            parameters = nil
+        } else {
+            let parameters = try fields.readElement()
+            if parameters.tag.tagClass == .universal && parameters.tag.isConstructed
+                && Self.primitiveOnlyTypes.contains(parameters.tag.number) {
+                throw BERError(.invalidConstruction, at: parameters.offset,
+                               "the parameters are a constructed \(parameters.tag), a type that is always primitive",
+                               path: ["parameters"])
+            }
+            self.parameters = Array(parameters.encodedBytes)
+        }
         try fields.finish()
     }
 

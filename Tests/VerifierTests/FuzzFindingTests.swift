@@ -130,6 +130,34 @@ final class FuzzFindingTests: XCTestCase {
         VerifierFuzz.fuzzOne(moved)
     }
 
+    /// verifier-openssl-difference: signature-invalid/unparseable (scripts/fuzz-style run
+    /// of `verifier` with byte mutation only, issue 15's with/without comparison): a
+    /// StoreKit receipt whose digestAlgorithms entry carried a constructed NULL (`25 00`)
+    /// as parameters. We kept any parameters element and failed later at the signature;
+    /// d2i_PKCS7 refuses a constructed NULL. AlgorithmIdentifier now refuses a constructed
+    /// element of a primitive-only universal type, so both stop at the parse step.
+    func testAConstructedNullInAnAlgorithmIdentifierIsMalformed() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/4523fd8e26b77d9189d3489efb25530e7481605d")
+        let bytes = Array(try Data(contentsOf: corpus))
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
+        XCTAssertTrue(outcome.ours.detail.contains("constructed"), outcome.ours.detail)
+        XCTAssertEqual(outcome.agreement, .agree, "OpenSSL: \(outcome.openSSL)")
+        VerifierFuzz.fuzzOne(bytes)
+        // Each primitive-only type in constructed form is refused; NULL and absent are read.
+        for tag: UInt8 in [0x21, 0x22, 0x25, 0x26, 0x29, 0x2A, 0x2D] {
+            var reader = BERReader([0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, tag, 0x00],
+                                   rules: .ber)
+            XCTAssertThrowsError(try reader.readAlgorithmIdentifier(), String(format: "tag 0x%02x", tag))
+        }
+        var null = BERReader([0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00], rules: .ber)
+        XCTAssertTrue(try null.readAlgorithmIdentifier().hasNullParameters)
+        var sequence = BERReader([0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x30, 0x00], rules: .ber)
+        XCTAssertEqual(try sequence.readAlgorithmIdentifier().parameters, [0x30, 0x00], "other parameters stay raw")
+    }
+
     /// The node at `path` (child indices from `root`).
     func node(_ root: BERNode, at path: [Int]) -> BERNode {
         path.reduce(root) { $0.children[$1] }

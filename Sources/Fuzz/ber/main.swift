@@ -1,3 +1,4 @@
-import FuzzTargets
+import BERFuzzTarget
+import FuzzSupport
 
 runFuzzTarget("ber", BERFuzz.fuzzOne)

@@ -3,7 +3,7 @@
 // build it replays files instead: `swift run fuzz-ber crash-…` reproduces a finding
 // without any fuzzing runtime.
 import Foundation
-import ReceiptVerifier
+import FileAccess
 
 #if FUZZING
 @_silgen_name("LLVMFuzzerRunDriver")

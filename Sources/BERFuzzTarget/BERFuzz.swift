@@ -1,4 +1,5 @@
 import BER
+import FuzzSupport
 import SwiftASN1
 
 /// Fuzz target `ber`: the BER/DER parser.
@@ -26,12 +27,20 @@ public enum BERFuzz {
     public static let derRules = BERRules(.der, maximumDepth: 50)
     public static let berRules = BERRules(.ber, maximumDepth: 50)
     /// Inputs up to this size are also rendered by `BERDump`.
-    public static let dumpLimit = 128
+    public static let dumpLimit = 64
 
     public static func fuzzOne(_ input: [UInt8]) {
         let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: berRules) }
         let der = Result { () throws(BERError) in try BERNode.parse(input, rules: derRules) }
 
+        // Each swift-asn1 parse runs only where it can disagree with ours (most inputs
+        // need one of the two):
+        // - our DER accepts (so our BER accepts the same tree, checked below): swift-asn1's
+        //   DER parser must accept the same tree; its BER parser would only be compared
+        //   with its own DER parser, which tests swift-asn1, not us;
+        // - otherwise swift-asn1's BER parser judges our BER result, and its DER parser
+        //   our DER refusal, unless its BER parser refused too: DER is stricter than BER,
+        //   so swift-asn1's DER would refuse as well.
         if case .success(let tree) = der {
             let reencoded = tree.derEncoded
             if reencoded != input {
@@ -40,12 +49,17 @@ public enum BERFuzz {
             guard case .success(let berTree) = ber, berTree == tree else {
                 fuzzFinding("ber-der-ber-difference")
             }
+            checkBERWriterRoundTrip(tree, input)
+            compareWithSwiftASN1(der, Result { try DER.parse(input) }, whitelist: ourStricterCodes,
+                                 signature: "ber-swiftasn1-difference")
+        } else {
+            let theirBER = Result { try BER.parse(input) }
+            compareWithSwiftASN1(ber, theirBER, whitelist: ourStricterBERCodes, signature: "ber-swiftasn1-ber-difference")
+            if case .success = theirBER {
+                compareWithSwiftASN1(der, Result { try DER.parse(input) }, whitelist: ourStricterCodes,
+                                     signature: "ber-swiftasn1-difference")
+            }
         }
-
-        compareWithSwiftASN1(der, Result { try DER.parse(input) }, whitelist: ourStricterCodes,
-                             signature: "ber-swiftasn1-difference")
-        compareWithSwiftASN1(ber, Result { try BER.parse(input) }, whitelist: ourStricterBERCodes,
-                             signature: "ber-swiftasn1-ber-difference")
 
         if case .success(let tree) = ber {
             exerciseTypedReaders(tree, input)
@@ -71,6 +85,21 @@ public enum BERFuzz {
         }
     }
 
+    /// `ber-writer-roundtrip-difference`: a tree written with BER length forms (indefinite
+    /// or long-form constructed lengths, long-form primitive ones; which, from the input's
+    /// size) reads back in BER rules as the same tree.
+    static func checkBERWriterRoundTrip(_ tree: BERNode, _ input: [UInt8]) {
+        let forms: [(BERWriter.LengthForm, BERWriter.LengthForm)] = [
+            (.indefinite, .minimal), (.longForm(octets: 4), .longForm(octets: 2)), (.indefinite, .longForm(octets: 8)),
+        ]
+        let (constructed, primitive) = forms[input.count % forms.count]
+        var writer = BERWriter(constructedLengthForm: constructed, primitiveLengthForm: primitive)
+        tree.encode(into: &writer)
+        guard let again = try? BERNode.parse(writer.bytes, rules: berRules), again == tree else {
+            fuzzFinding("ber-writer-roundtrip-difference", "\(constructed)/\(primitive)")
+        }
+    }
+
     /// Runs the typed reader of each primitive universal element on its bytes.
     static func exerciseTypedReaders(_ node: BERNode, _ input: [UInt8]) {
         if let source = node.source, !node.tag.isConstructed, node.tag.tagClass == .universal,
@@ -85,7 +114,13 @@ public enum BERFuzz {
             case 12: _ = try? reader.readUTF8String()
             case 19: _ = try? reader.readPrintableString()
             case 22: _ = try? reader.readIA5String()
-            case 23, 24: _ = try? reader.readTime().description
+            case 23, 24:
+                // The time's other renderings never trap either.
+                if let time = try? reader.readTime() {
+                    _ = time.description
+                    _ = ASN1Time(secondsSince1970: time.secondsSince1970).generalizedTimeBytes
+                    if (1950...2049).contains(time.year) { _ = time.utcTimeBytes }
+                }
             default: _ = try? reader.readOctetString(tag: node.tag)
             }
         }
@@ -93,19 +128,29 @@ public enum BERFuzz {
     }
 
     public static func sameTree(_ ours: BERNode, _ theirs: ASN1Node) -> Bool {
-        let classes: [BERTag.TagClass: ASN1Identifier.TagClass] = [
-            .universal: .universal, .application: .application, .contextSpecific: .contextSpecific, .private: .private,
-        ]
-        guard ours.tag.number == theirs.identifier.tagNumber, classes[ours.tag.tagClass] == theirs.identifier.tagClass
+        guard ours.tag.number == theirs.identifier.tagNumber, sameClass(ours.tag.tagClass, theirs.identifier.tagClass)
         else { return false }
         switch (ours.value, theirs.content) {
         case (.primitive(let a), .primitive(let b)):
             return a.elementsEqual(b)
         case (.constructed(let a), .constructed(let b)):
-            let theirChildren = Array(b)
-            return a.count == theirChildren.count && zip(a, theirChildren).allSatisfy { sameTree($0, $1) }
+            // Walked side by side: no array of their children per node.
+            var theirChildren = b.makeIterator()
+            for child in a {
+                guard let their = theirChildren.next(), sameTree(child, their) else { return false }
+            }
+            return theirChildren.next() == nil
         default:
             return false
+        }
+    }
+
+    static func sameClass(_ ours: BERTag.TagClass, _ theirs: ASN1Identifier.TagClass) -> Bool {
+        switch ours {
+        case .universal: return theirs == .universal
+        case .application: return theirs == .application
+        case .contextSpecific: return theirs == .contextSpecific
+        case .private: return theirs == .private
         }
     }
 }
