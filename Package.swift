@@ -35,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Layers
@@ -49,6 +53,21 @@ let package = Package(
             dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "Receipt", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // `forge serve`: the verifyReceipt look-alike HTTP server (no library depends on it).
+        .target(
+            name: "ForgeServer",
+            dependencies: [
+                "BER",
+                "Receipt",
+                "ReceiptForge",
+                "ReceiptVerifier",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
@@ -66,6 +85,7 @@ let package = Package(
                 "Receipt",
                 "ReceiptForge",
                 "ReceiptVerifier",
+                "ForgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,6 +115,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
+        .testTarget(
+            name: "ForgeServerTests",
+            dependencies: [
+                "ForgeServer",
+                "ForgeCLI",
+                "ReceiptForge",
+                "Receipt",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
