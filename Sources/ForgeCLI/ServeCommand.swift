@@ -100,8 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
         let host = host
         do {
             try await VerifyReceiptServer(options: options, logger: logger).run { port in
-                print("forge serve: listening on http://\(host):\(port) (POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)")
-                fflush(stdout)
+                // Unbuffered, so a script or test reading the port sees it at once.
+                FileHandle.standardOutput.write(Data(
+                    "forge serve: listening on http://\(host):\(port) (POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n".utf8))
             }
         } catch {
             printError("forge serve: \(error)")

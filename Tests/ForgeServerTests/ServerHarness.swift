@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOHTTP1
 import ForgeServer
 import Foundation
 import Logging
