@@ -28,11 +28,16 @@ struct ServeCommand: AsyncParsableCommand {
             One log line per request goes to standard error (not with --quiet); the address is printed \
             on standard output once the server listens.
 
+            Exit codes: 0 stopped by SIGTERM or SIGINT; 64 usage error; \(ForgeExit.malformedInput.rawValue) a --root or \
+            --xcode-root is not a certificate; \(ForgeExit.ioError.rawValue) one cannot be read, or the address cannot be \
+            listened on (in use, not local).
+
             Examples:
-              forge serve                                  # http://127.0.0.1:8080, the committed test CA
+              forge serve          # http://127.0.0.1:8080, trusting Certs/root.cer
               forge serve --port 0 --shared-secret 0123abcd --accept-xcode
-              forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,http-503=1%,delay-500=10%' --seed 7
-              curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" http://127.0.0.1:8080/verifyReceipt
+              forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,delay-500=10%' --seed 7
+              curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" \\
+                http://127.0.0.1:8080/verifyReceipt
             """
     )
 
@@ -105,7 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
                     "forge serve: listening on http://\(host):\(port) (POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n".utf8))
             }
         } catch {
-            printError("forge serve: \(error)")
+            printError("forge serve: cannot serve on \(host):\(port): \(error)")
             throw ForgeExit.ioError.code
         }
     }

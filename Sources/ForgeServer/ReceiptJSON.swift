@@ -10,9 +10,13 @@ public struct ReceiptJSON: Sendable {
     /// The time of the request (`request_date`, and whether a subscription is still active).
     public let now: Date
 
+    /// The in-app purchase records, in receipt order (decoded once).
+    public let purchases: [InAppPurchase]
+
     public init(_ receipt: AppReceipt, now: Date) {
         self.receipt = receipt
         self.now = now
+        purchases = receipt.inAppPurchases
     }
 
     /// Attribute 0 as Apple names it in `receipt_type` (`Production` when absent).
@@ -40,9 +44,6 @@ public struct ReceiptJSON: Sendable {
         members.append(("in_app", .array(purchases.map { Self.entry($0) })))
         return .object(members)
     }
-
-    /// The in-app purchase records, in receipt order.
-    public var purchases: [InAppPurchase] { receipt.inAppPurchases }
 
     /// The auto-renewable subscription transactions (attribute 1707 = 3, or with an
     /// expiry and no 1707), newest purchase first.
