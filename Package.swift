@@ -37,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Layers
@@ -60,6 +64,21 @@ let package = Package(
         // Whole-file reads with errno reasons (re-exported by ReceiptVerifier).
         .target(name: "FileAccess"),
 
+        // `forge serve`: the verifyReceipt look-alike HTTP server (no library depends on it).
+        .target(
+            name: "ForgeServer",
+            dependencies: [
+                "BER",
+                "Receipt",
+                "ReceiptForge",
+                "ReceiptVerifier",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: OpenSSL (test/bench/fuzz oracle only)
         .systemLibrary(
             name: "COpenSSL",
@@ -77,6 +96,7 @@ let package = Package(
                 "ReceiptForge",
                 "ReceiptVerifier",
                 "StoreKit2",
+                "ForgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,6 +134,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
+        .testTarget(
+            name: "ForgeServerTests",
+            dependencies: [
+                "ForgeServer",
+                "ForgeCLI",
+                "ReceiptForge",
+                "Receipt",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).

@@ -14,6 +14,7 @@ let usage = """
       bignum   BigNum kernels per ISA level (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m;
                --svg FILE draws time against size per level
       check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
+      serve    forge serve under wrk: requests/s, p50/p99 at 32 and 256 connections, RSS after 10k and 1M requests
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,6 +33,8 @@ case "bignum":
     runBigNumBench(Array(arguments.dropFirst()))
 case "check":
     runCheckBench(Array(arguments.dropFirst()))
+case "serve":
+    runServeBench(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)

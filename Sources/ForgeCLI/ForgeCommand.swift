@@ -3,7 +3,7 @@ import Foundation
 import ReceiptForge
 
 @main
-struct ForgeCommand: ParsableCommand {
+struct ForgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forge",
         abstract: "Synthetic App Store receipts for testing receipt validators, and the tools to inspect them.",
@@ -15,7 +15,7 @@ struct ForgeCommand: ParsableCommand {
             \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
-                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self],
+                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }

@@ -115,7 +115,7 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         if let manifest { return try runManifest(manifest) }
-        let anchors = try loadAnchors(roots)
+        let anchors = try loadCertificates(roots, option: "--root", context: "forge verify")
         let clockTime = now.flatMap(Self.date) ?? Date()
         let chainTime: ChainValidationTime = at == "creation" ? .creationDate : at == "now" ? .now : .date(Self.date(at)!)
         let options = ReceiptValidator.Options(
@@ -203,20 +203,6 @@ struct VerifyCommand: ParsableCommand {
     }
 
     // MARK: Inputs
-
-    func loadAnchors(_ paths: [String]) throws -> [Certificate] {
-        var anchors: [Certificate] = []
-        for path in paths {
-            let input = try InputFile.load(path, context: "forge verify: --root")
-            do {
-                anchors.append(try Certificate(input.bytes, rules: .ber))
-            } catch {
-                printError("forge verify: --root \(path) is not a usable certificate: \(error)")
-                throw ForgeExit.malformedInput.code
-            }
-        }
-        return anchors
-    }
 
     static func date(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }

@@ -1,0 +1,66 @@
+import Foundation
+import ReceiptForge
+
+/// `--faults SPEC`: faults injected at random rates, reproducible with `--seed`.
+///
+/// SPEC is a comma-separated list of `FAULT=RATE`, RATE a fraction (`0.05`) or a
+/// percentage (`5%`), the rates adding up to at most 1: `21005=2%,http-503=0.01,delay-300=10%`.
+/// Request number n (in arrival order, from 0) draws the n-th number of the seeded
+/// generator, so a client that sends its requests one after another sees the same faults
+/// on every run with the same seed.
+public final class FaultPlan: @unchecked Sendable {
+    // @unchecked: `random` and `drawn` are only touched under `lock`.
+    public let rates: [(fault: Fault, rate: Double)]
+    public let seed: UInt64
+    private let lock = NSLock()
+    private var random: DeterministicRandom
+
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(rates: [(fault: Fault, rate: Double)], seed: UInt64) {
+        self.rates = rates
+        self.seed = seed
+        random = DeterministicRandom(seed: seed)
+    }
+
+    /// Parses SPEC (see the type's documentation).
+    public convenience init(spec: String, seed: UInt64) throws(Failure) {
+        var rates: [(fault: Fault, rate: Double)] = []
+        for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2 else {
+                throw Failure(description: "'\(item)' is not FAULT=RATE (e.g. 21005=0.02 or http-503=5%)")
+            }
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            guard let fault = Fault(name) else {
+                throw Failure(description: "'\(name)' is not a fault: \(Fault.spellings)")
+            }
+            let rateText = parts[1].trimmingCharacters(in: .whitespaces)
+            let percent = rateText.hasSuffix("%")
+            guard let number = Double(percent ? String(rateText.dropLast()) : rateText), number.isFinite,
+                  number >= 0, number <= (percent ? 100 : 1) else {
+                throw Failure(description: "'\(rateText)' (for \(name)) is not a rate between 0 and 1, or 0% and 100%")
+            }
+            rates.append((fault, percent ? number / 100 : number))
+        }
+        let total = rates.reduce(0) { $0 + $1.rate }
+        guard total <= 1 + 1e-9 else {
+            throw Failure(description: "the rates add up to \(total), more than 1")
+        }
+        self.init(rates: rates, seed: seed)
+    }
+
+    /// The fault for the next request, or nil for a normal answer.
+    public func next() -> Fault? {
+        guard !rates.isEmpty else { return nil }
+        let draw = lock.withLock { Double(random.next() >> 11) / Double(1 << 53) }
+        var cumulative = 0.0
+        for (fault, rate) in rates {
+            cumulative += rate
+            if draw < cumulative { return fault }
+        }
+        return nil
+    }
+}

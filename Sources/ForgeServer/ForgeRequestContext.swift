@@ -1,0 +1,15 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Hummingbird's per-request context, keeping the connection's channel so an answer can
+/// drop it (the `close` fault, a client too slow to send its body, an oversized body).
+struct ForgeRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}

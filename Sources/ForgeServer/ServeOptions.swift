@@ -1,0 +1,48 @@
+import Foundation
+import ReceiptForge
+import ReceiptVerifier
+
+/// Everything `forge serve` is configured with.
+public struct ServeOptions: Sendable {
+    /// The address to bind: `127.0.0.1` by default (loopback only).
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (reported by `VerifyReceiptServer.run`'s `onRunning`).
+    public var port = 8080
+    /// App Store trust anchors (`--root`): the committed test CA by default.
+    public var roots: [Certificate]
+    /// StoreKit-testing certificates (`--xcode-root`): Certs/storekit.cer by default.
+    public var xcodeRoots: [Certificate]
+    /// `--shared-secret`: a `password` that differs is 21004 (for receipts with
+    /// auto-renewable subscriptions). Nil: any password is accepted.
+    public var sharedSecret: String?
+    /// `--faults`: random faults; nil: none (the `X-Forge-Fault` header works either way).
+    public var faults: FaultPlan?
+    /// `--accept-xcode`: receipts signed by an Xcode anchor are 0 with environment `Xcode`,
+    /// not 21002.
+    public var acceptXcode = false
+    /// Request bodies larger than this get HTTP 413 without being read whole.
+    public var maximumBodySize = 1 << 20
+    /// How long a client may take to send its request (head and body), and how long an
+    /// idle keep-alive connection stays open.
+    public var readTimeout: Duration = .seconds(10)
+    /// The time of a request (`request_date`).
+    public var clock: @Sendable () -> Date = { Date() }
+
+    public init(roots: [Certificate] = [ServeOptions.committedRoot], xcodeRoots: [Certificate] = [ServeOptions.committedStoreKit]) {
+        self.roots = roots
+        self.xcodeRoots = xcodeRoots
+    }
+
+    /// Certs/root.cer, the committed test CA the forge's App Store receipts chain to.
+    public static let committedRoot = committed(CertificateAuthority.committed.root.certificate)
+    /// Certs/storekit.cer, the committed "StoreKit Testing" certificate of Xcode-style receipts.
+    public static let committedStoreKit = committed(CertificateAuthority.committed.storeKit.certificate)
+
+    private static func committed(_ der: [UInt8]) -> Certificate {
+        do {
+            return try Certificate(der, rules: .der)
+        } catch {
+            fatalError("the committed test CA does not parse (ForgeTests keep it parsing): \(error)")
+        }
+    }
+}

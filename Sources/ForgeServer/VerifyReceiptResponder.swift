@@ -1,0 +1,166 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP side of `forge serve`: routes, methods, body limits, faults, one log line
+/// per request. `VerifyReceiptService` makes the answers.
+///
+/// - `POST /verifyReceipt`, `POST /sandbox/verifyReceipt`: HTTP 200 and a JSON status
+///   (another method: status 21000);
+/// - `GET /health`: 200 `{"status":"ok"}`;
+/// - anything else: 404.
+struct VerifyReceiptResponder: HTTPResponder {
+    typealias Context = ForgeRequestContext
+
+    let service: VerifyReceiptService
+    let faults: FaultPlan?
+    let maximumBodySize: Int
+    let readTimeout: Duration
+    let logger: Logger
+
+    static let faultHeader = HTTPFields.Element.Name("X-Forge-Fault")!
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        var line = LogLine(method: request.method.rawValue, path: request.uri.path)
+        defer {
+            line.milliseconds = Double((ContinuousClock.now - start) / .microseconds(1)) / 1000
+            logger.info("\(line)")
+        }
+        let endpoint: VerifyReceiptEndpoint
+        switch request.uri.path {
+        case "/verifyReceipt": endpoint = .production
+        case "/sandbox/verifyReceipt": endpoint = .sandbox
+        case "/health" where request.method == .get || request.method == .head:
+            line.http = 200
+            return Self.json(.object([("status", .string("ok"))]))
+        default:
+            line.http = 404
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "not found: POST /verifyReceipt or /sandbox/verifyReceipt\n")))
+        }
+        guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
+
+        // The header names the fault; without one, --faults may draw one.
+        var fault: Fault?
+        if let text = request.headers[Self.faultHeader] {
+            guard let parsed = Fault(text.trimmingCharacters(in: .whitespaces)) else {
+                line.http = 400
+                line.verdict = "bad-fault-header"
+                return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "X-Forge-Fault '\(text)' is not one of: \(Fault.spellings)\n")))
+            }
+            fault = parsed
+        } else {
+            fault = faults?.next()
+        }
+        line.fault = fault?.description
+        if case .close = fault {
+            line.verdict = "connection-dropped"
+            try await context.channel.close()
+            throw ConnectionDropped()
+        }
+
+        // The body, up to the limit and within the read timeout.
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+            return tooLarge(context.channel, &line)
+        }
+        let channel = context.channel
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(readTimeout)) { channel.close(promise: nil) }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumBodySize)
+            timer.cancel()
+        } catch is NIOTooManyBytesError {
+            timer.cancel()
+            return tooLarge(channel, &line)
+        } catch {
+            timer.cancel()
+            line.verdict = "body-not-received"
+            throw error
+        }
+
+        switch fault {
+        case .status:
+            line.verdict = "fault"
+            return answer(VerifyReceiptAnswer(fault: fault!), &line)
+        case .http(let code):
+            line.http = code
+            line.verdict = "fault"
+            var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+            if code == 503 { headers[.retryAfter] = "1" }
+            return Response(status: .init(code: code), headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: "<html><body>\(code)</body></html>\n")))
+        case .garbage:
+            line.http = 200
+            line.verdict = "fault"
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "<html><body>Service temporarily unavailable</body></html>\n")))
+        case .delay(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        case .close, nil:
+            break
+        }
+        return answer(service.answer(body: Array(buffer: body), at: endpoint), &line)
+    }
+
+    private func answer(_ answer: VerifyReceiptAnswer, _ line: inout LogLine) -> Response {
+        line.http = 200
+        line.status = answer.status.rawValue
+        if line.verdict == nil { line.verdict = answer.verdict }
+        return Self.json(answer.json)
+    }
+
+    /// HTTP 413, then the connection is closed: the rest of the body is never read.
+    private func tooLarge(_ channel: any Channel, _ line: inout LogLine) -> Response {
+        line.http = 413
+        line.verdict = "body-too-large"
+        let text = ByteBuffer(string: "request body larger than \(maximumBodySize) bytes\n")
+        return Response(status: .contentTooLarge, headers: [.contentType: "text/plain; charset=utf-8", .connection: "close"],
+                        body: .init(contentLength: text.readableBytes) { writer in
+                            try await writer.write(text)
+                            try await writer.finish(nil)
+                            // FIN after the answer, so the client reads it; the socket goes a moment later.
+                            channel.close(mode: .output, promise: nil)
+                            channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
+                        })
+    }
+
+    static func json(_ value: ResponseJSON) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", deprecation: "true"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: value.bytes)))
+    }
+
+    /// Apple's verifyReceipt is deprecated and says so in every answer.
+    static let deprecation = HTTPFields.Element.Name("Deprecation")!
+
+    struct ConnectionDropped: Error {}
+}
+
+extension VerifyReceiptAnswer {
+    /// The answer of a status fault (`{"status": N}`, with `is_retryable` for 21100–21199).
+    init(fault: Fault) {
+        guard case .status(let status, _) = fault, let json = fault.json else {
+            preconditionFailure("not a status fault: \(fault)")
+        }
+        self.init(status, json: json, verdict: "fault")
+    }
+}
+
+/// The one log line of a request: `POST /verifyReceipt http=200 status=21003
+/// verdict=signature-invalid fault=- 0.412ms`.
+struct LogLine: CustomStringConvertible {
+    let method: String
+    let path: String
+    var http: Int?
+    var status: Int?
+    var verdict: String?
+    var fault: String?
+    var milliseconds = 0.0
+
+    var description: String {
+        "\(method) \(path) http=\(http.map(String.init) ?? "-") status=\(status.map(String.init) ?? "-") "
+            + "verdict=\(verdict ?? "-") fault=\(fault ?? "-") \(String(format: "%.3f", milliseconds))ms"
+    }
+}

@@ -1,0 +1,42 @@
+import ForgeServer
+import Foundation
+import TestSupport
+import XCTest
+
+/// `forge serve`'s refusals: each names what is wrong, with the documented exit code.
+final class ServeCommandTests: XCTestCase {
+    private func forge(_ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run(ChildProcess.product("forge"), ["serve"] + arguments)
+    }
+
+    func testUsageErrorsExit64() throws {
+        for (arguments, message) in [(["--faults", "nope=1"], "'nope' is not a fault"),
+                                     (["--faults", "21005=0.9,close=0.2"], "more than 1"),
+                                     (["--shared-secret", "not-hex"], "is not hexadecimal"),
+                                     (["--port", "70000"], "is not between 0 and 65535")] {
+            let output = try forge(arguments)
+            XCTAssertEqual(output.status, 64, "\(arguments)")
+            XCTAssertTrue(output.standardError.contains(message), "\(arguments): \(output.standardError)")
+        }
+    }
+
+    func testUnusableRootsAndAddressesAreNamed() async throws {
+        let missing = try forge(["--root", "/nonexistent/root.cer"])
+        XCTAssertEqual(missing.status, 74)
+        XCTAssertTrue(missing.standardError.contains("/nonexistent/root.cer"), missing.standardError)
+
+        let notCertificate = FileManager.default.temporaryDirectory.appendingPathComponent("serve-not-a-cert-\(UUID().uuidString)")
+        try Data("not a certificate".utf8).write(to: notCertificate)
+        defer { try? FileManager.default.removeItem(at: notCertificate) }
+        let malformed = try forge(["--xcode-root", notCertificate.path])
+        XCTAssertEqual(malformed.status, 65)
+        XCTAssertTrue(malformed.standardError.contains("--xcode-root \(notCertificate.path) is not a usable certificate"),
+                      malformed.standardError)
+
+        try await ServerHarness.with { server in
+            let taken = try forge(["--port", String(server.port), "--quiet"])
+            XCTAssertEqual(taken.status, 74)
+            XCTAssertTrue(taken.standardError.contains("cannot serve on 127.0.0.1:\(server.port)"), taken.standardError)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import AsyncHTTPClient
+import NIOHTTP1
+import ForgeServer
+import Foundation
+import Logging
+import NIOCore
+import ReceiptForge
+import ServiceLifecycle
+import XCTest
+
+/// A `forge serve` started inside a test: 127.0.0.1, an ephemeral port, stopped
+/// (gracefully) when the body returns. Requests go over loopback with AsyncHTTPClient.
+struct ServerHarness: Sendable {
+    let port: Int
+    let group: ServiceGroup
+    let log: LogCapture
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts a server with `options` (host and port are forced to 127.0.0.1:0), runs
+    /// `body`, then shuts the server down and waits for it.
+    static func with<T: Sendable>(_ options: ServeOptions = ServeOptions(),
+                                  _ body: (ServerHarness) async throws -> T) async throws -> T {
+        var options = options
+        options.host = "127.0.0.1"
+        options.port = 0
+        let log = LogCapture()
+        var logger = Logger(label: "forge-serve-test") { _ in log }
+        logger.logLevel = .info
+        let ports = AsyncStream<Int>.makeStream()
+        let server = VerifyReceiptServer(options: options, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [server.application { ports.continuation.yield($0) }],
+                                                      gracefulShutdownSignals: [], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = ports.stream.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw HarnessError("the server never reported its port") }
+        let harness = ServerHarness(port: port, group: group, log: log)
+        do {
+            let result = try await body(harness)
+            await group.triggerGracefulShutdown()
+            try await running.value
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+            throw error
+        }
+    }
+
+    struct Reply: Sendable {
+        let http: Int
+        let headers: [(String, String)]
+        let body: [UInt8]
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The JSON body as Foundation objects.
+        func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(body))
+            return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(text)", file: file, line: line)
+        }
+
+        /// `status` of the JSON body.
+        func status(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+            try XCTUnwrap(try json(file: file, line: line)["status"] as? Int, "no status in \(text)", file: file, line: line)
+        }
+
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    }
+
+    /// Sends `body` to `path` with `method` and `headers`.
+    func send(_ path: String, method: HTTPMethod = .POST, body: [UInt8]? = nil, headers: [(String, String)] = [],
+              timeout: TimeAmount = .seconds(30)) async throws -> Reply {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return Reply(http: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                     body: Array(buffer: bytes))
+    }
+
+    /// A verifyReceipt request for `receipt` (nil: no receipt-data) at production or sandbox.
+    func verify(_ receipt: [UInt8]?, at endpoint: VerifyReceiptEndpoint = .production, password: String? = nil,
+                excludeOld: Bool? = nil, headers: [(String, String)] = []) async throws -> Reply {
+        try await send(endpoint == .production ? "/verifyReceipt" : "/sandbox/verifyReceipt",
+                       body: Self.requestBody(receipt, password: password, excludeOld: excludeOld), headers: headers)
+    }
+
+    static func requestBody(_ receipt: [UInt8]?, password: String? = nil, excludeOld: Bool? = nil) -> [UInt8] {
+        var object: [String: Any] = [:]
+        if let receipt { object["receipt-data"] = Data(receipt).base64EncodedString() }
+        if let password { object["password"] = password }
+        if let excludeOld { object["exclude-old-transactions"] = excludeOld }
+        return [UInt8](try! JSONSerialization.data(withJSONObject: object))
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Keeps the server's log lines, so a test can check the one line per request.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // @unchecked: `storage` is only touched under `lock`.
+    private let lock = NSLock()
+    private var storage: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    var lines: [String] { lock.withLock { storage } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { storage.append(event.message.description) }
+    }
+}
+
+/// Every case of the catalogue, minted once per test run with the committed CA.
+enum Minted {
+    static let forge = Forge()
+    static let cases: [MintedCase] = {
+        do { return try forge.mintAll() } catch { preconditionFailure("minting failed: \(error)") }
+    }()
+
+    static func named(_ id: String) -> MintedCase {
+        guard let minted = cases.first(where: { $0.id == id }) else { preconditionFailure("no case \(id)") }
+        return minted
+    }
+
+    static func receipt(_ id: String) -> [UInt8] {
+        guard let receipt = named(id).receipt else { preconditionFailure("case \(id) has no receipt") }
+        return receipt
+    }
+}

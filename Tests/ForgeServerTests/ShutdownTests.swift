@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import ForgeServer
+import Foundation
+import NIOCore
+import TestSupport
+import XCTest
+
+/// Graceful shutdown: requests in flight finish; `forge serve` exits 0 on SIGTERM and SIGINT.
+final class ShutdownTests: XCTestCase {
+    func testInFlightRequestsFinishDuringShutdown() async throws {
+        try await ServerHarness.with { server in
+            let slow = Task { try await server.verify(Minted.receipt("valid"), headers: [("X-Forge-Fault", "delay-500")]) }
+            try await Task.sleep(for: .milliseconds(150))
+            await server.group.triggerGracefulShutdown()
+            let reply = try await slow.value
+            XCTAssertEqual(reply.http, 200)
+            XCTAssertEqual(try reply.status(), 0, "the request in flight got its whole answer")
+        }
+    }
+
+    func testTheBinaryExitsZeroOnSIGTERMAndSIGINT() async throws {
+        for signal in [SIGTERM, SIGINT] {
+            let process = Process()
+            process.executableURL = ChildProcess.product("forge")
+            process.arguments = ["serve", "--port", "0", "--quiet"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // "forge serve: listening on http://127.0.0.1:PORT (…)"
+            var text = ""
+            let handle = output.fileHandleForReading
+            while !text.contains("\n") {
+                let data = handle.availableData
+                guard !data.isEmpty else { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let match = text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+                  let port = Int(text[match].split(separator: ":")[1]) else {
+                process.terminate()
+                return XCTFail("no address printed: \(text)")
+            }
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/health")
+            request.method = .GET
+            let health = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            XCTAssertEqual(health.status.code, 200)
+            _ = try await health.body.collect(upTo: 1024)
+            let verify = try await ServerHarnessBinary.verify(port: port, Minted.receipt("valid"))
+            XCTAssertEqual(verify, 0)
+
+            let stopped = Date()
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            // Issue 13 asks for a second; a loaded CI machine gets some slack here.
+            XCTAssertLessThan(Date().timeIntervalSince(stopped), 3, "stopped promptly after signal \(signal)")
+            XCTAssertEqual(process.terminationReason, .exit, "exited, not killed by signal \(signal)")
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+    }
+}
+
+/// Requests to a `forge serve` started as a process.
+enum ServerHarnessBinary {
+    static func verify(port: Int, _ receipt: [UInt8]) async throws -> Int {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/verifyReceipt")
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(bytes: ServerHarness.requestBody(receipt)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+        return json?["status"] as? Int ?? -1
+    }
+}

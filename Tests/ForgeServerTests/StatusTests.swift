@@ -1,0 +1,223 @@
+import AsyncHTTPClient
+import NIOHTTP1
+import ForgeServer
+import Foundation
+import Receipt
+import XCTest
+
+/// Every status of issue 13, from a real server over loopback.
+final class StatusTests: XCTestCase {
+    func testValidReceiptIsZeroWithTheDecodedReceipt() async throws {
+        let reply = try await ServerHarness.with { try await $0.verify(Minted.receipt("valid")) }
+        XCTAssertEqual(reply.http, 200)
+        XCTAssertEqual(reply.header("Content-Type"), "application/json")
+        XCTAssertEqual(reply.header("Deprecation"), "true")
+        let json = try reply.json()
+        XCTAssertEqual(json["status"] as? Int, 0)
+        XCTAssertEqual(json["environment"] as? String, "Production")
+        let receipt = try XCTUnwrap(json["receipt"] as? [String: Any])
+        XCTAssertEqual(receipt["receipt_type"] as? String, "Production")
+        XCTAssertEqual(receipt["bundle_id"] as? String, Minted.forge.app.bundleID)
+        XCTAssertEqual(receipt["application_version"] as? String, Minted.forge.app.version)
+        XCTAssertNotNil(receipt["app_item_id"] as? Int, "a number, as Apple sends it")
+        let inApp = try XCTUnwrap(receipt["in_app"] as? [[String: Any]])
+        XCTAssertEqual(inApp.count, 3)
+        for entry in inApp {
+            for (key, value) in entry { XCTAssertTrue(value is String, "in_app \(key) is \(type(of: value)), not a string") }
+            XCTAssertNotNil((entry["quantity"] as? String).flatMap { Int($0) }, "quantity a decimal string")
+        }
+        XCTAssertNil(json["latest_receipt_info"], "no subscriptions, no password")
+    }
+
+    /// verifyReceipt does not check bundle, version, device or VPP expiry: the client does.
+    func testVerdictsApplesServerDoesNotMakeAreZero() async throws {
+        try await ServerHarness.with { server in
+            for id in ["wrong-bundle", "wrong-version", "copied-device", "vpp-expired", "expired-cert", "vpp"] {
+                let json = try await server.verify(Minted.receipt(id)).json()
+                XCTAssertEqual(json["status"] as? Int, 0, id)
+                XCTAssertNotNil(json["receipt"] as? [String: Any], id)
+            }
+            let bundle = try await server.verify(Minted.receipt("wrong-bundle")).json()
+            XCTAssertEqual((bundle["receipt"] as? [String: Any])?["bundle_id"] as? String, "com.example.otherapp")
+            let vpp = try await server.verify(Minted.receipt("vpp-expired")).json()
+            let receipt = try XCTUnwrap(vpp["receipt"] as? [String: Any])
+            XCTAssertEqual(receipt["receipt_type"] as? String, "ProductionVPP")
+            XCTAssertNotNil(receipt["expiration_date_ms"] as? String)
+        }
+    }
+
+    func testReceiptsThatDoNotAuthenticateAre21003() async throws {
+        try await ServerHarness.with { server in
+            for id in ["tampered-payload", "tampered-signature", "untrusted-root", "missing-intermediate", "signed-after-expiry",
+                       "sha512-digest", "md5-digest", "leaf-without-marker"] {
+                let reply = try await server.verify(Minted.receipt(id))
+                XCTAssertEqual(reply.http, 200, id)
+                XCTAssertEqual(try reply.json() as NSDictionary, ["status": 21003] as NSDictionary, id)
+            }
+        }
+    }
+
+    func testUnreadableRequestsAre21002() async throws {
+        try await ServerHarness.with { server in
+            for id in ["truncated", "not-pkcs7", "malformed-payload", "trailing-data"] {
+                let answer60 = try await server.verify(Minted.receipt(id)).status()
+                XCTAssertEqual(answer60, 21002, id)
+            }
+            let bodies: [(String, String)] = [
+                ("not JSON", "receipt-data=MIIT"),
+                ("empty body", ""),
+                ("JSON array", "[]"),
+                ("no receipt-data", #"{"password":"00"}"#),
+                ("receipt-data not a string", #"{"receipt-data":12}"#),
+                ("receipt-data not Base64", #"{"receipt-data":"@@@not base64@@@"}"#),
+                ("receipt-data empty", #"{"receipt-data":""}"#),
+                ("password not a string", #"{"receipt-data":"AAAA","password":7}"#),
+            ]
+            for (what, body) in bodies {
+                let reply = try await server.send("/verifyReceipt", body: Array(body.utf8))
+                XCTAssertEqual(reply.http, 200, what)
+                XCTAssertEqual(try reply.status(), 21002, what)
+            }
+            // Base64 with line breaks, as some clients wrap it, is accepted.
+            let wrapped = Data(Minted.receipt("valid")).base64EncodedString(options: [.lineLength64Characters])
+            let body = try JSONSerialization.data(withJSONObject: ["receipt-data": wrapped])
+            let answer80 = try await server.send("/verifyReceipt", body: Array(body)).status()
+            XCTAssertEqual(answer80, 0)
+        }
+    }
+
+    func testXcodeReceiptsAre21002UnlessAccepted() async throws {
+        let xcode = Minted.receipt("xcode-storekit")
+        let refused = try await ServerHarness.with { try await $0.verify(xcode) }
+        XCTAssertEqual(try refused.json() as NSDictionary, ["status": 21002] as NSDictionary)
+        var options = ServeOptions()
+        options.acceptXcode = true
+        try await ServerHarness.with(options) { server in
+            for endpoint in [VerifyReceiptEndpoint.production, .sandbox] {
+                let json = try await server.verify(xcode, at: endpoint).json()
+                XCTAssertEqual(json["status"] as? Int, 0)
+                XCTAssertEqual(json["environment"] as? String, "Xcode")
+                XCTAssertEqual((json["receipt"] as? [String: Any])?["receipt_type"] as? String, "Xcode")
+            }
+            // Accepting Xcode receipts does not make App Store receipts Xcode ones.
+            let answer98 = try await server.verify(Minted.receipt("valid")).json()["environment"] as? String
+            XCTAssertEqual(answer98, "Production")
+        }
+    }
+
+    func testNotPOSTIs21000() async throws {
+        try await ServerHarness.with { server in
+            for method in [HTTPMethod.GET, .PUT, .DELETE] {
+                for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
+                    let reply = try await server.send(path, method: method)
+                    XCTAssertEqual(reply.http, 200, "\(method) \(path)")
+                    XCTAssertEqual(try reply.json() as NSDictionary, ["status": 21000] as NSDictionary, "\(method) \(path)")
+                }
+            }
+            let health = try await server.send("/health", method: .GET)
+            XCTAssertEqual(health.http, 200)
+            XCTAssertEqual(try health.json()["status"] as? String, "ok")
+            let answer114 = try await server.send("/elsewhere", method: .POST, body: []).http
+            XCTAssertEqual(answer114, 404)
+        }
+    }
+
+    func testEnvironmentMismatchesAre21007And21008() async throws {
+        try await ServerHarness.with { server in
+            let sandbox = Minted.receipt("sandbox")
+            let answer121 = try await server.verify(sandbox, at: .production).json() as NSDictionary
+            XCTAssertEqual(answer121, ["status": 21007] as NSDictionary)
+            let json = try await server.verify(sandbox, at: .sandbox).json()
+            XCTAssertEqual(json["status"] as? Int, 0)
+            XCTAssertEqual(json["environment"] as? String, "Sandbox")
+            let receipt = try XCTUnwrap(json["receipt"] as? [String: Any])
+            XCTAssertEqual(receipt["receipt_type"] as? String, "ProductionSandbox")
+            XCTAssertEqual(receipt["app_item_id"] as? Int, 0)
+            let answer128 = try await server.verify(Minted.receipt("valid"), at: .sandbox).json() as NSDictionary
+            XCTAssertEqual(answer128,
+                           ["status": 21008] as NSDictionary)
+        }
+    }
+
+    func testSharedSecretMismatchIs21004() async throws {
+        var options = ServeOptions()
+        options.sharedSecret = "0123456789abcdef0123456789abcdef"
+        try await ServerHarness.with(options) { server in
+            let subscriptions = Minted.receipt("subscriptions")
+            let answer138 = try await server.verify(subscriptions, password: "ffff").json() as NSDictionary
+            XCTAssertEqual(answer138,
+                           ["status": 21004] as NSDictionary)
+            let json = try await server.verify(subscriptions, password: "0123456789ABCDEF0123456789abcdef").json()
+            XCTAssertEqual(json["status"] as? Int, 0, "hex compares without case")
+            XCTAssertNotNil(json["latest_receipt_info"])
+            // Without auto-renewable subscriptions the password is not checked (Apple ignores it).
+            let withoutSubscriptions = try XCTUnwrap(Minted.cases.first { minted in
+                guard let bytes = minted.receipt, let receipt = try? PKCS7SignedData(bytes: bytes).decodeReceipt(),
+                      minted.expected == .valid else { return false }
+                return !ReceiptJSON(receipt, now: Date()).hasAutoRenewableSubscriptions
+            }, "a valid case without auto-renewable subscriptions")
+            let unchecked = try await server.verify(withoutSubscriptions.receipt, password: "ffff").status()
+            XCTAssertEqual(unchecked, 0, withoutSubscriptions.id)
+            let valid = try await server.verify(Minted.receipt("valid"), password: "ffff").status()
+            XCTAssertEqual(valid, 21004, "the valid case has an auto-renewable subscription")
+            // Without a password there is nothing to check, and no latest_receipt_info.
+            let plain = try await server.verify(subscriptions).json()
+            XCTAssertEqual(plain["status"] as? Int, 0)
+            XCTAssertNil(plain["latest_receipt_info"])
+        }
+    }
+
+    func testSubscriptionsWithPasswordCarryLatestReceiptInfoAndPendingRenewals() async throws {
+        let subscriptions = Minted.receipt("subscriptions")
+        try await ServerHarness.with { server in
+            let json = try await server.verify(subscriptions, password: "00").json()
+            XCTAssertEqual(json["status"] as? Int, 0)
+            XCTAssertEqual(json["latest_receipt"] as? String, Data(subscriptions).base64EncodedString())
+            let inApp = try XCTUnwrap((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
+            let latest = try XCTUnwrap(json["latest_receipt_info"] as? [[String: Any]])
+            let subscriptionEntries = inApp.filter { $0["expires_date_ms"] != nil }
+            XCTAssertEqual(latest.count, subscriptionEntries.count)
+            let purchaseTimes = latest.compactMap { ($0["purchase_date_ms"] as? String).flatMap { Int64($0) } }
+            XCTAssertEqual(purchaseTimes, purchaseTimes.sorted(by: >), "newest first")
+            let pending = try XCTUnwrap(json["pending_renewal_info"] as? [[String: Any]])
+            let originals = Set(latest.compactMap { $0["original_transaction_id"] as? String })
+            XCTAssertEqual(pending.count, originals.count, "one entry per subscription")
+            for entry in pending {
+                XCTAssertTrue(["0", "1"].contains(entry["auto_renew_status"] as? String))
+                XCTAssertEqual(entry["auto_renew_product_id"] as? String, entry["product_id"] as? String)
+                XCTAssertTrue(originals.contains(entry["original_transaction_id"] as? String ?? ""))
+            }
+            let cancelled = try XCTUnwrap(inApp.first { $0["cancellation_date_ms"] != nil })
+            XCTAssertEqual(cancelled["cancellation_reason"] as? String, "0")
+
+            let excluded = try await server.verify(subscriptions, password: "00", excludeOld: true).json()
+            let newest = try XCTUnwrap(excluded["latest_receipt_info"] as? [[String: Any]])
+            XCTAssertEqual(newest.count, originals.count, "only the latest renewal of each subscription")
+            let newestIDs = newest.compactMap { $0["original_transaction_id"] as? String }
+            XCTAssertEqual(Set(newestIDs).count, newestIDs.count)
+            for entry in newest {
+                let id = entry["original_transaction_id"] as? String
+                let all = latest.filter { $0["original_transaction_id"] as? String == id }
+                let maximum = all.compactMap { ($0["purchase_date_ms"] as? String).flatMap { Int64($0) } }.max()
+                XCTAssertEqual((entry["purchase_date_ms"] as? String).flatMap { Int64($0) }, maximum)
+            }
+        }
+    }
+
+    /// One log line per request: status, verdict and latency.
+    func testOneLogLinePerRequest() async throws {
+        let log = try await ServerHarness.with { server in
+            _ = try await server.verify(Minted.receipt("tampered-payload"))
+            _ = try await server.verify(Minted.receipt("wrong-bundle"), at: .sandbox)
+            return server.log
+        }
+        let lines = log.lines.filter { $0.hasPrefix("POST /verifyReceipt") }
+        XCTAssertEqual(lines.count, 1, "\(log.lines)")
+        XCTAssertTrue(lines[0].contains("http=200 status=21003 verdict=signature-invalid fault=-"), lines[0])
+        // The verifier checks no bundle: the answer is 21008 (a production receipt at the sandbox URL).
+        let sandbox = log.lines.filter { $0.hasPrefix("POST /sandbox/verifyReceipt") }
+        XCTAssertEqual(sandbox.count, 1, "\(log.lines)")
+        XCTAssertTrue(sandbox.first?.contains("http=200 status=21008 verdict=production-receipt") == true, "\(sandbox)")
+        XCTAssertNotNil(lines[0].range(of: #" [0-9]+\.[0-9]{3}ms$"#, options: .regularExpression), lines[0])
+    }
+}
