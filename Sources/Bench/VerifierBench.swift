@@ -113,7 +113,8 @@ func runVerifierBench(_ arguments: [String]) {
                   + pad(String(format: "%.2f", theirs / time), 11, right: true))
         }
         let statistics = cache.statistics
-        print("  (cache: \(statistics.hits) hits, \(statistics.misses) misses, \(statistics.entries) pairs)")
+        print("  (cache: \(statistics.hits) hits, \(statistics.misses) misses, \(statistics.entries) pairs; "
+              + "receipt signatures: \(statistics.signatureHits) hits, \(statistics.signatureMisses) misses)")
         // Where the cached time goes: the container and the payload decode alone.
         let decode = nanosecondsPerCall { blackHole(try? PKCS7SignedData(bytes: bytes).decodeReceipt().inAppPurchaseCount) }
         print("  (of which container + payload decode: \(formatDuration(decode)))")
