@@ -20,6 +20,12 @@ public struct BERReader: Sendable {
     @usableFromInline var limit: Int
     @usableFromInline var currentDepth: Int
     public let rules: BERRules
+    /// Where nested indefinite-length elements end, learnt while scanning an enclosing
+    /// one: pairs (identifier offset, contents end), in increasing offset order. When
+    /// a walk then descends and reads one of them, its end is looked up instead of
+    /// scanned again, so each level is not rescanned (see `readIndefiniteContents`).
+    /// Valid for `storage` and `rules`, which never change; empty for definite input.
+    @usableFromInline var knownIndefiniteEnds: [Int] = []
 
     /// Depth of the element whose contents this reader walks (0 at the top level).
     @inlinable public var depth: Int { currentDepth }
@@ -74,7 +80,8 @@ public struct BERReader: Sendable {
         }
         let start = cursor
         cursor = start &+ count
-        return start..<cursor
+        // 0 <= count, so start <= cursor: the range needs no second check.
+        return Range(uncheckedBounds: (start, cursor))
     }
 
     @inlinable @inline(__always)
@@ -116,49 +123,60 @@ public struct BERReader: Sendable {
     @inlinable @inline(__always)
     public mutating func readHeader() throws(BERError) -> Header {
         let start = position
-        // Every header has at least two octets. Fast path for the common case: a
-        // low tag number and a short definite length, decoded from those two.
+        // Every header has at least two octets. Fast path for the common case, a low
+        // tag number (one identifier octet), decoded from those two without going back.
         let pair = try read(2, failing: .truncated)
         let identifier = byte(at: pair.lowerBound)
-        let lengthOctet = byte(at: pair.upperBound &- 1)
-        if identifier & 0x1F != 0x1F && lengthOctet < 0x80 {
+        if identifier & 0x1F != 0x1F {
             let tag = BERTag(BERTag.TagClass(topBits: identifier), UInt32(identifier & 0x1F),
                              constructed: identifier & 0x20 != 0)
-            return Header(tag: tag, length: Int(lengthOctet), offset: start, headerLength: 2)
+            let lengthOctet = byte(at: pair.lowerBound &+ 1)
+            if lengthOctet < 0x80 {
+                return Header(tag: tag, length: Int(lengthOctet), offset: start, headerLength: 2)
+            }
+            let length = try readLength(first: lengthOctet, at: pair.lowerBound &+ 1, tag: tag)
+            return Header(tag: tag, length: length, offset: start, headerLength: position &- start)
         }
         position = start
         let tag = try readIdentifier()
         let lengthOffset = position
         let first = try readByte()
-        var length: Int?
-        if first < 0x80 {
-            length = Int(first)
-        } else if first == 0x80 {
+        let length = first < 0x80 ? Int(first) : try readLength(first: first, at: lengthOffset, tag: tag)
+        return Header(tag: tag, length: length, offset: start, headerLength: position &- start)
+    }
+
+    /// The rest of a length whose first octet `first` (at `lengthOffset`, already
+    /// read) is 0x80 or more: nil for indefinite, else the long form's value.
+    @inlinable @inline(__always)
+    mutating func readLength(first: UInt8, at lengthOffset: Int, tag: BERTag) throws(BERError) -> Int? {
+        if first == 0x80 {
             guard tag.isConstructed else {
                 throw BERError.invalidLength(.indefiniteLengthOnPrimitive, at: lengthOffset, tag: tag, octets: 0, value: 0)
             }
             guard rules.allowsIndefiniteLengths else {
                 throw BERError.invalidLength(.indefiniteLengthNotAllowed, at: lengthOffset, tag: tag, octets: 0, value: 0)
             }
-            length = nil
-        } else {
-            let count = Int(first & 0x7F)
-            guard count <= BERRules.maximumLengthOctets else {
-                throw BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
-            }
-            let octets = try read(count, failing: .truncated)
-            var value: UInt64 = 0
-            for index in octets { value = value << 8 | UInt64(byte(at: index)) }
-            guard value <= UInt64(Int.max) else {
-                throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
-            }
-            let exact = Int(truncatingIfNeeded: value)
-            if !rules.allowsNonMinimalLengths && (byte(at: octets.lowerBound) == 0 || exact < 0x80) {
-                throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
-            }
-            length = exact
+            return nil
         }
-        return Header(tag: tag, length: length, offset: start, headerLength: position - start)
+        let count = Int(first & 0x7F)
+        guard count <= BERRules.maximumLengthOctets else {
+            throw BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
+        }
+        let octets = try read(count, failing: .truncated)
+        var value: UInt64 = 0
+        var index = octets.lowerBound
+        while index != octets.upperBound {
+            value = value << 8 | UInt64(byte(at: index))
+            index &+= 1
+        }
+        guard value <= UInt64(Int.max) else {
+            throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
+        }
+        let exact = Int(truncatingIfNeeded: value)
+        if !rules.allowsNonMinimalLengths && (byte(at: octets.lowerBound) == 0 || exact < 0x80) {
+            throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
+        }
+        return exact
     }
 
     @inlinable @inline(__always)
@@ -239,9 +257,20 @@ public struct BERReader: Sendable {
     /// whose header was just read; returns the contents (without the marker) and
     /// leaves the reader after the marker. Iterative: nested indefinite elements only
     /// raise a counter, capped by `maximumDepth`.
+    ///
+    /// The scan also notes where each nested indefinite element ends
+    /// (`knownIndefiniteEnds`); reading one of those later (a walk descending into
+    /// the contents) looks its end up instead of scanning it again, so the bytes of
+    /// indefinite-length input are scanned once, not once per nesting level. The
+    /// looked-up end was checked by the scan that noted it; the reader still moves
+    /// over it through the bounds-checked `read`.
     @usableFromInline
     mutating func readIndefiniteContents(elementStart: Int, elementDepth: Int) throws(BERError) -> Range<Int> {
         let contentsStart = position
+        if let known = knownIndefiniteEnd(of: elementStart), known &+ 2 <= limit {
+            _ = try read(known &+ 2 &- position, failing: .truncated)
+            return contentsStart..<known
+        }
         var open = 1
         var contentsEnd = contentsStart
         while open > 0 {
@@ -259,6 +288,7 @@ public struct BERReader: Sendable {
                 }
                 open -= 1
                 contentsEnd = markerStart
+                if open > 0 { noteIndefiniteEnd(markerStart) }
             } else if let length = header.length {
                 guard length <= limit &- position else {
                     throw BERError.contentsPastEnd(header.tag, at: markerStart, length: length, available: limit &- position)
@@ -269,9 +299,46 @@ public struct BERReader: Sendable {
                 if elementDepth + open - 1 > rules.maximumDepth {
                     throw BERError.tooDeep(at: markerStart, limit: rules.maximumDepth)
                 }
+                if knownIndefiniteEnd(of: markerStart) == nil {
+                    knownIndefiniteEnds.append(markerStart)
+                    knownIndefiniteEnds.append(-1)
+                }
             }
         }
         return contentsStart..<contentsEnd
+    }
+
+    /// The contents end noted for the indefinite-length element at `offset`, if any.
+    @usableFromInline
+    func knownIndefiniteEnd(of offset: Int) -> Int? {
+        if knownIndefiniteEnds.isEmpty { return nil }
+        return knownIndefiniteEnds.withUnsafeBufferPointer { (pairs: UnsafeBufferPointer<Int>) -> Int? in
+            var low = 0
+            var high = pairs.count / 2
+            while low < high {
+                let middle = (low + high) / 2
+                let found = pairs[2 * middle]
+                if found == offset { return pairs[2 * middle + 1] >= 0 ? pairs[2 * middle + 1] : nil }
+                if found < offset { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    /// Records `contentsEnd` for the innermost nested element still open in the
+    /// current scan: the last pair without an end. (Pairs after it belong to its
+    /// descendants, already closed; a pair is stepped over once per open ancestor, at
+    /// most `maximumDepth` times, so the work stays linear in the input.)
+    @usableFromInline
+    mutating func noteIndefiniteEnd(_ contentsEnd: Int) {
+        var index = knownIndefiniteEnds.count - 1
+        while index > 0 {
+            if knownIndefiniteEnds[index] < 0 {
+                knownIndefiniteEnds[index] = contentsEnd
+                return
+            }
+            index -= 2
+        }
     }
 
     /// The tag of the next element, without consuming anything; nil at the end.

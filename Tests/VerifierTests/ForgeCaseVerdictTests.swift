@@ -108,11 +108,25 @@ final class ForgeCaseVerdictTests: XCTestCase {
         XCTAssertEqual(statistics.entries, 2, "leaf ← intermediate and intermediate ← root")
         XCTAssertEqual(statistics.misses, 2)
         XCTAssertEqual(statistics.hits, 8)
+        XCTAssertEqual(statistics.signatures, 1, "the receipt's own signature, verified once")
+        XCTAssertEqual(statistics.signatureMisses, 1)
+        XCTAssertEqual(statistics.signatureHits, 4)
         // Cached pairs do not make an invalid receipt valid.
         for id in ["tampered-signature", "untrusted-root", "signed-after-expiry"] {
             XCTAssertEqual(try Fixtures.verdict(try Fixtures.minted(id), cache: cache).reason,
                            try Fixtures.minted(id).forgeCase.expected, id)
         }
+        // Nor does the cached receipt signature: the same receipt with one byte of its
+        // signature changed is refused, and its verification was not a hit.
+        let hits = cache.statistics.signatureHits
+        let signature = try PKCS7SignedData(bytes: receipt).signerInfos[0].signature
+        let signatureStart = try XCTUnwrap((0...(receipt.count - signature.count)).first {
+            receipt[$0..<($0 + signature.count)].elementsEqual(signature)
+        })
+        var flipped = receipt
+        flipped[signatureStart + signature.count - 1] ^= 0x01
+        XCTAssertEqual(validator.validate(flipped, now: Fixtures.now).reason, .signatureInvalid)
+        XCTAssertEqual(cache.statistics.signatureHits, hits)
     }
 
     /// The anchor the caller passes in is the one used: the App Store chain does not

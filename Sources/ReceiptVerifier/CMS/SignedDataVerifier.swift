@@ -108,8 +108,9 @@ public struct SignedDataVerifier: Sendable {
         }
         let signer = certificates[signerIndex]
 
-        // 5. and 6. Signed attributes and the signature.
-        let check: SignatureCheck
+        // 5. and 6. Signed attributes and the signature (skipped when `cache` holds this
+        // exact key, digest and signature as verified).
+        let signedDigest: [UInt8]
         if let attributes = signerInfo.signedAttributes {
             switch SignedAttributes.messageDigest(in: attributes) {
             case .failure(let error):
@@ -120,10 +121,20 @@ public struct SignedDataVerifier: Sendable {
                                    "signerInfos[0].signedAttrs: messageDigest does not match the \(digest.rawValue) of the payload")
                 }
             }
-            check = signer.publicKey.checkSignature(signerInfo.signature, message: SignedAttributes.signedBytes(attributes),
-                                                    algorithm: digest)
+            signedDigest = digest.digest(SignedAttributes.signedBytes(attributes))
         } else {
-            check = signer.publicKey.checkSignature(signerInfo.signature, message: payload, algorithm: digest)
+            signedDigest = digest.digest(payload)
+        }
+        let check: SignatureCheck
+        if let cache, cache.containsVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
+                                                      key: signer.publicKey) {
+            check = .valid
+        } else {
+            check = signer.publicKey.checkSignature(signerInfo.signature, digest: signedDigest, algorithm: digest)
+            if check == .valid {
+                cache?.insertVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
+                                               key: signer.publicKey)
+            }
         }
         if case .invalid(let why) = check {
             return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(signerIndex)] (\(signer.displayName)) does not verify: \(why)")

@@ -1,4 +1,5 @@
 import Foundation
+import Receipt
 
 /// Remembers which (issuer, certificate) signatures have verified, keyed by the
 /// SHA-256 fingerprints of both certificates' raw bytes, so that a batch of
@@ -7,6 +8,11 @@ import Foundation
 /// Only the signature check is skipped on a hit: validity and constraints depend on
 /// the verification time and are checked every time. The caller owns the cache and
 /// decides how long it lives; one cache may be shared between threads.
+///
+/// It also remembers which receipt signatures have verified: (signer key, digest
+/// algorithm, signed digest, signature), compared on every byte, so verifying the same
+/// receipt again skips its signer's RSA operation too. A PKCS#1 v1.5 check depends on
+/// exactly those four values, so a hit answers what the check would.
 ///
 /// It also keeps the certificates it has seen parsed, keyed by their exact bytes, so
 /// a batch parses (and prepares the RSA key of) each certificate once. Only
@@ -24,6 +30,12 @@ public final class SignatureCache: @unchecked Sendable {
         public var entries = 0
         /// Parsed certificates kept now.
         public var certificates = 0
+        /// Lookups of a receipt's signature that found it verified before.
+        public var signatureHits = 0
+        /// Lookups of a receipt's signature that did not (each followed by an RSA verification).
+        public var signatureMisses = 0
+        /// Verified receipt signatures stored now.
+        public var signatures = 0
     }
 
     /// Two SHA-256 fingerprints, hashed in one call each (see `CertificateBytes`).
@@ -42,6 +54,30 @@ public final class SignatureCache: @unchecked Sendable {
     private let lock = NSLock()
     private var verified: Set<Key> = []
     private var parsed: [CertificateBytes: Certificate] = [:]
+    private var verifiedSignatures: Set<SignedDigest> = []
+
+    /// Everything an RSA PKCS#1 v1.5 verification depends on. The hash covers the
+    /// digest (already a cryptographic hash) and the signature's length and last 16
+    /// bytes; equality compares every byte of all four.
+    private struct SignedDigest: Hashable {
+        let modulus: [UInt8]
+        let exponent: [UInt8]
+        let algorithm: DigestAlgorithm
+        let digest: [UInt8]
+        let signature: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(algorithm)
+            digest.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(signature.count)
+            signature.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(16))) }
+        }
+
+        static func == (a: SignedDigest, b: SignedDigest) -> Bool {
+            a.algorithm == b.algorithm && sameBytes(a.digest, b.digest) && sameBytes(a.signature, b.signature)
+                && sameBytes(a.modulus, b.modulus) && sameBytes(a.exponent, b.exponent)
+        }
+    }
 
     /// A certificate's bytes as a dictionary key. The hash covers the length and the
     /// last 64 bytes — the end of the signature, as good as random for any certificate
@@ -69,6 +105,7 @@ public final class SignatureCache: @unchecked Sendable {
             var snapshot = counters
             snapshot.entries = verified.count
             snapshot.certificates = parsed.count
+            snapshot.signatures = verifiedSignatures.count
             return snapshot
         }
     }
@@ -77,6 +114,7 @@ public final class SignatureCache: @unchecked Sendable {
         lock.withLock {
             verified.removeAll()
             parsed.removeAll()
+            verifiedSignatures.removeAll()
             counters = Statistics()
         }
     }
@@ -109,6 +147,29 @@ public final class SignatureCache: @unchecked Sendable {
         lock.withLock {
             if verified.count >= capacity { verified.removeAll(keepingCapacity: true) }
             verified.insert(key)
+        }
+    }
+
+    /// True (a hit) if `signature` by `key` over `digest` has verified before.
+    func containsVerifiedSignature(_ signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm,
+                                   key: RSAPublicKey) -> Bool {
+        let entry = SignedDigest(modulus: key.modulus, exponent: key.exponent, algorithm: algorithm,
+                                 digest: digest, signature: signature)
+        return lock.withLock {
+            let found = verifiedSignatures.contains(entry)
+            if found { counters.signatureHits += 1 } else { counters.signatureMisses += 1 }
+            return found
+        }
+    }
+
+    /// Records that `signature` by `key` over `digest` verified (call only after it did).
+    func insertVerifiedSignature(_ signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm,
+                                 key: RSAPublicKey) {
+        let entry = SignedDigest(modulus: key.modulus, exponent: key.exponent, algorithm: algorithm,
+                                 digest: digest, signature: signature)
+        lock.withLock {
+            if verifiedSignatures.count >= capacity { verifiedSignatures.removeAll(keepingCapacity: true) }
+            verifiedSignatures.insert(entry)
         }
     }
 }
