@@ -9,7 +9,7 @@ final class SignedDigestCacheTests: XCTestCase {
     let signature = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
 
     func key() throws -> RSAPublicKey {
-        try Certificate(SignerLookupTests.leaf).publicKey
+        try XCTUnwrap(Certificate(SignerLookupTests.leaf).publicKey.rsa, "the committed leaf has an RSA key")
     }
 
     func testOnlyTheExactTripleHits() throws {

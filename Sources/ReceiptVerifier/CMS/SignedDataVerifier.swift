@@ -126,15 +126,19 @@ public struct SignedDataVerifier: Sendable {
             signedDigest = digest.digest(payload)
         }
         let check: SignatureCheck
-        if let cache, cache.containsVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
-                                                      key: signer.publicKey) {
-            check = .valid
-        } else {
-            check = signer.publicKey.checkSignature(signerInfo.signature, digest: signedDigest, algorithm: digest)
-            if check == .valid {
-                cache?.insertVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
-                                               key: signer.publicKey)
+        if let signerKey = signer.publicKey.rsa {
+            if let cache, cache.containsVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
+                                                          key: signerKey) {
+                check = .valid
+            } else {
+                check = signerKey.checkSignature(signerInfo.signature, digest: signedDigest, algorithm: digest)
+                if check == .valid {
+                    cache?.insertVerifiedSignature(signerInfo.signature, digest: signedDigest, algorithm: digest,
+                                                   key: signerKey)
+                }
             }
+        } else {
+            check = .invalid("the signer's key is not RSA: a receipt signature is RSA PKCS#1 v1.5")
         }
         if case .invalid(let why) = check {
             return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(signerIndex)] (\(signer.displayName)) does not verify: \(why)")
