@@ -36,20 +36,25 @@ extension OutputError {
     var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
 }
 
+/// Runs a tree write for a subcommand: a write error exits 73 or 74, a minting error
+/// 70, each printed after `context` (`forge`, `forge check`, `forge jws`).
+func writingFixtures(context: String, _ write: () throws -> OutputTree.Report) throws -> OutputTree.Report {
+    do {
+        return try write()
+    } catch let error as OutputError {
+        printError("\(context): \(error)")
+        throw error.exit.code
+    } catch {
+        printError("\(context): minting failed: \(error)")
+        throw ForgeExit.internalFailure.code
+    }
+}
+
 extension Forge {
-    /// `Forge.write` for a subcommand: a write error exits 73 or 74, a minting error
-    /// 70, each printed after `context` (`forge`, `forge check`).
+    /// `Forge.write` for a subcommand (see `writingFixtures`).
     @discardableResult
     func writeFixtures(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL, context: String,
                        progress: (MintedCase) -> Void = { _ in }) throws -> OutputTree.Report {
-        do {
-            return try write(cases, to: directory, progress: progress)
-        } catch let error as OutputError {
-            printError("\(context): \(error)")
-            throw error.exit.code
-        } catch {
-            printError("\(context): minting failed: \(error)")
-            throw ForgeExit.internalFailure.code
-        }
+        try writingFixtures(context: context) { try write(cases, to: directory, progress: progress) }
     }
 }

@@ -82,17 +82,9 @@ struct JWSMintCommand: ParsableCommand {
 }
 
 extension JWSForge {
-    /// `write` for a subcommand: a write error exits 73 or 74, a minting error 70.
+    /// `write` for a subcommand (see `writingFixtures`).
     func writeFixtures(_ cases: [JWSCase], to directory: URL, context: String) throws -> OutputTree.Report {
-        do {
-            return try write(cases, to: directory)
-        } catch let error as OutputError {
-            printError("\(context): \(error)")
-            throw error.exit.code
-        } catch {
-            printError("\(context): minting failed: \(error)")
-            throw ForgeExit.internalFailure.code
-        }
+        try writingFixtures(context: context) { try write(cases, to: directory) }
     }
 }
 

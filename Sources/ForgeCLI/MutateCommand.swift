@@ -87,13 +87,7 @@ struct MutateCommand: ParsableCommand {
             printError("forge mutate: minting failed: \(error)")
             throw ForgeExit.internalFailure.code
         }
-        let report: OutputTree.Report
-        do {
-            report = try batch.write(to: URL(fileURLWithPath: out))
-        } catch let error as OutputError {
-            printError("forge mutate: \(error)")
-            throw error.exit.code
-        }
+        let report = try writingFixtures(context: "forge mutate") { try batch.write(to: URL(fileURLWithPath: out)) }
         guard !quiet else { return }
         report.printNotes()
         var reasons: [String: Int] = [:]

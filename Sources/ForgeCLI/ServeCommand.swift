@@ -91,6 +91,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+            printError("forge serve: needs macOS 14 or later (Hummingbird 2); the rest of the forge runs from macOS 13")
+            throw ExitCode(69)  // EX_UNAVAILABLE
+        }
         var options = ServeOptions()
         if !roots.isEmpty { options.roots = try loadCertificates(roots, option: "--root", context: "forge serve") }
         if !xcodeRoots.isEmpty { options.xcodeRoots = try loadCertificates(xcodeRoots, option: "--xcode-root", context: "forge serve") }

@@ -10,6 +10,7 @@ import NIOCore
 ///   (another method: status 21000);
 /// - `GET /health`: 200 `{"status":"ok"}`;
 /// - anything else: 404.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 struct VerifyReceiptResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
 

@@ -8,6 +8,7 @@ import UnixSignals
 /// SIGINT (or until the task running it is cancelled, or a surrounding `ServiceGroup`
 /// shuts down gracefully), then stops accepting connections, finishes the requests in
 /// flight and returns.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 public struct VerifyReceiptServer: Sendable {
     public let options: ServeOptions
     public let logger: Logger

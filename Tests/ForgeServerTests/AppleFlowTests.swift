@@ -6,6 +6,7 @@ import XCTest
 
 /// A client following Apple's documented flow — production first, the sandbox URL on
 /// 21007 — gets Apple's answer for every case the forge mints.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class AppleFlowTests: XCTestCase {
     /// What verifyReceipt answers for each expected verdict of the catalogue: it decodes
     /// and authenticates; the bundle, version, device and VPP expiry are the client's checks.

@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 /// The `X-Forge-Fault` header and `--faults`: every fault drives the client path it names.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class FaultTests: XCTestCase {
     func testStatusFaults() async throws {
         try await ServerHarness.with { server in

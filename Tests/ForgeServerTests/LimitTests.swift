@@ -6,6 +6,7 @@ import XCTest
 
 /// Bodies over 1 MiB, slow and half-open clients, garbage on the wire, many clients at
 /// once: none of it crashes the server or changes another request's answer.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class LimitTests: XCTestCase {
     /// A declared length over the limit is answered 413 at once: the server does not
     /// wait for (or read) the 4 MiB it was promised.

@@ -5,6 +5,7 @@ import XCTest
 
 /// Schemas/verify-receipt-response.schema.json against what the server really answers
 /// (every status, every shape), and against answers broken on purpose.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class ResponseSchemaTests: XCTestCase {
     private var schema: URL { JSONSchemaOracle.schemaURL("verify-receipt-response") }
 

@@ -10,6 +10,7 @@ import XCTest
 
 /// A `forge serve` started inside a test: 127.0.0.1, an ephemeral port, stopped
 /// (gracefully) when the body returns. Requests go over loopback with AsyncHTTPClient.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 struct ServerHarness: Sendable {
     let port: Int
     let group: ServiceGroup

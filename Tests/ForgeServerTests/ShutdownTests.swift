@@ -6,6 +6,7 @@ import TestSupport
 import XCTest
 
 /// Graceful shutdown: requests in flight finish; `forge serve` exits 0 on SIGTERM and SIGINT.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class ShutdownTests: XCTestCase {
     func testInFlightRequestsFinishDuringShutdown() async throws {
         try await ServerHarness.with { server in

@@ -6,6 +6,7 @@ import Receipt
 import XCTest
 
 /// Every status of issue 13, from a real server over loopback.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class StatusTests: XCTestCase {
     func testValidReceiptIsZeroWithTheDecodedReceipt() async throws {
         let reply = try await ServerHarness.with { try await $0.verify(Minted.receipt("valid")) }
