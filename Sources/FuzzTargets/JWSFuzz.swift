@@ -17,13 +17,16 @@ import StoreKit2
 /// - `jws-valid-roundtrip`: a JWS our verifier finds OK is still OK after a decode →
 ///   encode round trip, and the same for each of its parts re-encoded.
 public enum JWSFuzz {
-    static let verifiers: [JWSVerifier] = [
+    /// Verified certificate pairs are cached across inputs (every byte compared), so a
+    /// genuine chain costs its ECDSA checks once per run, not once per input.
+    static let cache = SignatureCache()
+    public static let verifiers: [JWSVerifier] = [
         JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
-                    appAppleId: JWSForge.defaultAppAppleId, environment: .production),
+                    appAppleId: JWSForge.defaultAppAppleId, environment: .production, cache: cache),
         JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
-                    appAppleId: nil, environment: .xcode),
+                    appAppleId: nil, environment: .xcode, cache: cache),
     ]
-    static let currentTime = ForgeSettings.defaultNow
+    public static let currentTime = ForgeSettings.defaultNow
 
     public static func fuzzOne(_ input: [UInt8]) {
         let encoded = Base64URL.encode(input)
@@ -60,15 +63,25 @@ public enum JWSFuzz {
         }
     }
 
-    /// A genuine transaction JWS whose `x5c[0]` is `certificate` (signed by the committed leaf key).
-    static func leafCertificateJWS(_ certificate: [UInt8]) -> String {
-        let authority = JWSAuthority.committed
-        let header = JWSHeader(alg: "ES256", x5c: [Data(certificate).base64EncodedString(), authority.intermediate.x5c,
-                                                   authority.root.x5c])
-        let payload = Array(#"{"bundleId":"com.example.receiptforge","environment":"Production","signedDate":1780000000000}"#.utf8)
-        let headerBytes = StoreKit2JSON.encode(header)
-        let input = CompactJWS.signingInput(header: headerBytes, payload: payload)
-        let signature = (try? authority.leaf.key.signRaw(input)) ?? []
-        return CompactJWS(header: headerBytes, payload: payload, signature: signature).serialized
+    /// A transaction JWS whose `x5c[0]` is `certificate`, with the genuine intermediate and
+    /// root and the signature of the genuine JWS (signed once by the committed leaf key):
+    /// for the genuine leaf it is valid; any other `x5c[0]` fails at the certificate or
+    /// chain step, which comes before the signature, so signing each input again would
+    /// reach nothing more.
+    public static func leafCertificateJWS(_ certificate: [UInt8]) -> String {
+        CompactJWS(header: StoreKit2JSON.encode(leafHeader(certificate)), payload: leafPayload, signature: leafSignature).serialized
     }
+
+    static let leafPayload = Array(#"{"bundleId":"com.example.receiptforge","environment":"Production","signedDate":1780000000000}"#.utf8)
+
+    static func leafHeader(_ certificate: [UInt8]) -> JWSHeader {
+        let authority = JWSAuthority.committed
+        return JWSHeader(alg: "ES256", x5c: [Data(certificate).base64EncodedString(), authority.intermediate.x5c, authority.root.x5c])
+    }
+
+    static let leafSignature: [UInt8] = {
+        let authority = JWSAuthority.committed
+        let input = CompactJWS.signingInput(header: StoreKit2JSON.encode(leafHeader(authority.leaf.certificate)), payload: leafPayload)
+        return (try? authority.leaf.key.signRaw(input)) ?? []
+    }()
 }

@@ -20,9 +20,10 @@ enum Minted {
     static func jws(_ minted: MintedJWS) -> String { minted.jws }
 
     /// Our verifier set up as `description.verifier` says, roots read from `files`.
-    static func verifier(_ settings: JWSVerifierSettings, anchors: [String: [UInt8]] = forge.anchors) -> JWSVerifier {
+    static func verifier(_ settings: JWSVerifierSettings, anchors: [String: [UInt8]] = forge.anchors,
+                         cache: SignatureCache? = nil) -> JWSVerifier {
         JWSVerifier(rootCertificates: settings.rootCertificates.map { anchors[$0]! }, bundleId: settings.bundleId,
-                    appAppleId: settings.appAppleId, environment: settings.environment)
+                    appAppleId: settings.appAppleId, environment: settings.environment, cache: cache)
     }
 
     /// The nested JWS of a notification: `data.signedTransactionInfo` or `data.signedRenewalInfo`.

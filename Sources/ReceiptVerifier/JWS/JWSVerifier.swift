@@ -28,14 +28,19 @@ public struct JWSVerifier: Sendable {
     public let bundleId: String
     public let appAppleId: Int64?
     public let environment: JWSEnvironment
+    /// Certificate pairs already verified (issuer over certificate, every byte compared),
+    /// shared across calls and threads; nil checks every chain signature every time.
+    public let cache: SignatureCache?
 
     /// `rootCertificates` are DER. Apple's library refuses to be built for
     /// Production without `appAppleId`; here it is then simply never equal.
-    public init(rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: JWSEnvironment) {
+    public init(rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: JWSEnvironment,
+                cache: SignatureCache? = nil) {
         self.rootCertificates = rootCertificates
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment
+        self.cache = cache
     }
 
     /// Verifies `jws` as `kind`. `currentTime` (seconds since 1970) is the clock: the
@@ -98,7 +103,7 @@ public struct JWSVerifier: Sendable {
             // 4. Chain at the signed date, markers, signature.
             let time = Self.effectiveDate(payloadObject) ?? currentTime
             let verdict = ChainVerifier(anchors: anchors).verify(presented[0], intermediates: [presented[1]],
-                                                                 atSecondsSince1970: time)
+                                                                 atSecondsSince1970: time, cache: cache)
             guard verdict.isValid else {
                 return failure(.verificationFailure, "chain at \(ASN1Time(secondsSince1970: time)): \(verdict.detail)")
             }
