@@ -35,6 +35,21 @@ final class JWSCaseVerdictTests: XCTestCase {
         }
     }
 
+    /// A root that does not parse makes the verification INVALID_CERTIFICATE, naming
+    /// which root, however often the verifier is used.
+    func testARootThatDoesNotParseIsNamed() throws {
+        let valid = try XCTUnwrap(Minted.cases.first { $0.jwsCase.id == "transaction-production" })
+        let settings = valid.description.verifier
+        let genuine = settings.rootCertificates.map { Minted.forge.anchors[$0]! }
+        let verifier = JWSVerifier(rootCertificates: genuine + [Array(genuine[0].prefix(40))], bundleId: settings.bundleId,
+                                   appAppleId: settings.appAppleId, environment: settings.environment)
+        for _ in 1...2 {
+            let result = verifier.verify(valid.jws, kind: .transaction, currentTime: Minted.currentTime)
+            XCTAssertEqual(result.status, .invalidCertificate, result.detail)
+            XCTAssertTrue(result.detail.hasPrefix("root certificate \(genuine.count):"), result.detail)
+        }
+    }
+
     /// Each failing case fails at the step it is about (the detail names it).
     func testFailuresNameTheirCause() throws {
         let causes: [String: String] = [

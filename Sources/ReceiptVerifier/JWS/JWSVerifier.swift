@@ -41,6 +41,28 @@ public struct JWSVerifier: Sendable {
         self.appAppleId = appAppleId
         self.environment = environment
         self.cache = cache
+        anchors = Self.parseRoots(rootCertificates)
+    }
+
+    /// The roots, parsed once here rather than on every `verify`; a root that does not
+    /// parse makes every verification `INVALID_CERTIFICATE`, naming it.
+    let anchors: Result<[Certificate], RootFailure>
+
+    struct RootFailure: Error {
+        let index: Int
+        let error: CertificateError
+    }
+
+    static func parseRoots(_ roots: [[UInt8]]) -> Result<[Certificate], RootFailure> {
+        var anchors: [Certificate] = []
+        for (index, der) in roots.enumerated() {
+            do throws(CertificateError) {
+                anchors.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
+            } catch {
+                return .failure(RootFailure(index: index, error: error))
+            }
+        }
+        return .success(anchors)
     }
 
     /// Verifies `jws` as `kind`. `currentTime` (seconds since 1970) is the clock: the
@@ -81,13 +103,10 @@ public struct JWSVerifier: Sendable {
             guard x5c.count == 3 else {
                 return failure(.invalidChainLength, "header.x5c holds \(x5c.count) certificate(s), not 3")
             }
-            var anchors: [Certificate] = []
-            for (index, der) in rootCertificates.enumerated() {
-                do throws(CertificateError) {
-                    anchors.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
-                } catch {
-                    return failure(.invalidCertificate, "root certificate \(index): \(error)")
-                }
+            let anchors: [Certificate]
+            switch self.anchors {
+            case .success(let parsed): anchors = parsed
+            case .failure(let root): return failure(.invalidCertificate, "root certificate \(root.index): \(root.error)")
             }
             var presented: [Certificate] = []
             for index in 0..<2 {
