@@ -40,7 +40,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Layers
@@ -143,7 +142,6 @@ let package = Package(
                 "ReceiptForge",
                 "Receipt",
                 "TestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Builds README's `## Use from Swift` example as a package depending on this one.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import ForgeServer
 import Foundation
 import XCTest

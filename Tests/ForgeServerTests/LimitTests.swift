@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import ForgeServer
 import Foundation
-import NIOCore
 import XCTest
 
 /// Bodies over 1 MiB, slow and half-open clients, garbage on the wire, many clients at

@@ -21,7 +21,7 @@ final class ResponseSchemaTests: XCTestCase {
             }
             replies.append(try await server.verify(Minted.receipt("subscriptions"), password: "00ff"))
             replies.append(try await server.verify(Minted.receipt("subscriptions"), password: "0000"))
-            replies.append(try await server.send("/verifyReceipt", method: .GET))
+            replies.append(try await server.send("/verifyReceipt", method: "GET"))
             for fault in ["21005", "21009", "21100", "21199-final"] {
                 replies.append(try await server.verify(Minted.receipt("valid"), headers: [("X-Forge-Fault", fault)]))
             }

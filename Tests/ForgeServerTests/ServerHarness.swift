@@ -1,15 +1,16 @@
-import AsyncHTTPClient
-import NIOHTTP1
 import ForgeServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
-import NIOCore
 import ReceiptForge
 import ServiceLifecycle
 import XCTest
 
 /// A `forge serve` started inside a test: 127.0.0.1, an ephemeral port, stopped
-/// (gracefully) when the body returns. Requests go over loopback with AsyncHTTPClient.
+/// (gracefully) when the body returns. Requests go over loopback with URLSession
+/// (libcurl on Linux): a real HTTP client, with no package to build for it.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 struct ServerHarness: Sendable {
     let port: Int
@@ -70,16 +71,9 @@ struct ServerHarness: Sendable {
     }
 
     /// Sends `body` to `path` with `method` and `headers`.
-    func send(_ path: String, method: HTTPMethod = .POST, body: [UInt8]? = nil, headers: [(String, String)] = [],
-              timeout: TimeAmount = .seconds(30)) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
-        let bytes = try await response.body.collect(upTo: 64 << 20)
-        return Reply(http: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                     body: Array(buffer: bytes))
+    func send(_ path: String, method: String = "POST", body: [UInt8]? = nil, headers: [(String, String)] = [],
+              timeout: TimeInterval = 30) async throws -> Reply {
+        try await HTTP.send(to: base + path, method: method, body: body, headers: headers, timeout: timeout)
     }
 
     /// A verifyReceipt request for `receipt` (nil: no receipt-data) at production or sandbox.
@@ -95,6 +89,29 @@ struct ServerHarness: Sendable {
         if let password { object["password"] = password }
         if let excludeOld { object["exclude-old-transactions"] = excludeOld }
         return [UInt8](try! JSONSerialization.data(withJSONObject: object))
+    }
+}
+
+/// One HTTP exchange over URLSession: no cookies, no cache, no retries of its own.
+enum HTTP {
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    static func send(to url: String, method: String = "POST", body: [UInt8]? = nil, headers: [(String, String)] = [],
+                     timeout: TimeInterval = 30) async throws -> ServerHarness.Reply {
+        guard let address = URL(string: url) else { throw HarnessError("not a URL: \(url)") }
+        var request = URLRequest(url: address, timeoutInterval: timeout)
+        request.httpMethod = method
+        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+        if let body { request.httpBody = Data(body) }
+        let (data, response) = try await session.data(for: request)
+        guard let response = response as? HTTPURLResponse else { throw HarnessError("no HTTP response from \(url)") }
+        let headers = response.allHeaderFields.map { ("\($0.key)", "\($0.value)") }
+        return ServerHarness.Reply(http: response.statusCode, headers: headers, body: [UInt8](data))
     }
 }
 

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import ForgeServer
 import Foundation
-import NIOCore
 import TestSupport
 import XCTest
 
@@ -41,11 +39,8 @@ final class ShutdownTests: XCTestCase {
                 process.terminate()
                 return XCTFail("no address printed: \(text)")
             }
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/health")
-            request.method = .GET
-            let health = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            XCTAssertEqual(health.status.code, 200)
-            _ = try await health.body.collect(upTo: 1024)
+            let health = try await HTTP.send(to: "http://127.0.0.1:\(port)/health", method: "GET", timeout: 10)
+            XCTAssertEqual(health.http, 200)
             let verify = try await ServerHarnessBinary.verify(port: port, Minted.receipt("valid"))
             XCTAssertEqual(verify, 0)
 
@@ -63,12 +58,8 @@ final class ShutdownTests: XCTestCase {
 /// Requests to a `forge serve` started as a process.
 enum ServerHarnessBinary {
     static func verify(port: Int, _ receipt: [UInt8]) async throws -> Int {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/verifyReceipt")
-        request.method = .POST
-        request.body = .bytes(ByteBuffer(bytes: ServerHarness.requestBody(receipt)))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
-        return json?["status"] as? Int ?? -1
+        let reply = try await HTTP.send(to: "http://127.0.0.1:\(port)/verifyReceipt",
+                                        body: ServerHarness.requestBody(receipt), timeout: 10)
+        return try reply.status()
     }
 }
