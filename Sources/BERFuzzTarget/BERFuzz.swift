@@ -13,7 +13,8 @@ import SwiftASN1
 /// - `ber-swiftasn1-ber-difference`: the same in BER rules against swift-asn1's BER parser
 ///   (indefinite lengths, non-minimal lengths, constructed strings), which is what catches a
 ///   wrong end-of-contents scan; more than 8 length octets are also refused by design here;
-/// - typed readers and the dump never crash on any element.
+/// - typed readers and the dump never crash on any element; the text dump has a line per element;
+/// - the typed round trip and error checks of `BERTypedRoundTrip` (`ber-typed-*`, `ber-error-*`).
 public enum BERFuzz {
     /// Codes for which rejecting what swift-asn1's structural parse accepts is by design.
     public static let ourStricterCodes: Set<BERError.Code> = [
@@ -67,8 +68,11 @@ public enum BERFuzz {
         // The dump renders text for every element (costly); small inputs reach all
         // of its branches.
         if input.count <= dumpLimit {
-            _ = BERDump(input, rules: .ber, expandOctetStrings: true).json
+            let dump = BERDump(input, rules: .ber, expandOctetStrings: true)
+            _ = dump.json
+            if let finding = BERTypedRoundTrip.dumpTextFinding(dump) { fuzzFinding(finding.signature, finding.detail) }
         }
+        BERTypedRoundTrip.fuzz(input, ber: ber, der: der)
     }
 
     static func compareWithSwiftASN1(_ ours: Result<BERNode, BERError>, _ theirs: Result<ASN1Node, any Error>,

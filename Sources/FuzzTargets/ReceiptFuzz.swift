@@ -8,11 +8,14 @@ import Receipt
 /// - `receipt-roundtrip-difference`: decode → encode → decode gives the same attributes,
 ///   and encoding that again gives the same bytes (a stable fixed point);
 /// - `receipt-der-difference`: a payload the decoder accepts in `der` rules is
-///   re-encoded byte for byte (the model loses nothing).
+///   re-encoded byte for byte (the model loses nothing);
+/// - typed setters, device hash, dates, algorithm identifiers, the dump text and error
+///   descriptions: see `ReceiptTypedChecks`.
 public enum ReceiptFuzz {
     public static func fuzzOne(_ input: [UInt8]) {
         if let receipt = try? AppReceipt(decoding: input, rules: .ber) {
             readEveryField(receipt)
+            report(ReceiptTypedChecks.check(receipt, payload: input))
             let encoded = receipt.encoded()
             guard let again = try? AppReceipt(decoding: encoded, rules: .ber), again == receipt,
                   again.encoded() == encoded else {
@@ -22,11 +25,41 @@ public enum ReceiptFuzz {
                 fuzzFinding("receipt-der-difference", "\(input.count) bytes in, \(encoded.count) out")
             }
         }
-        if let container = try? PKCS7SignedData(bytes: input), let receipt = try? container.decodeReceipt() {
-            readEveryField(receipt)
-            // `forge dump`'s model of the same file never traps either.
-            _ = try? ReceiptDump(bytes: input)
+        // `forge dump` of a small bare payload (a file starting with a SET): its text,
+        // or how it refuses the payload.
+        if input.first == 0x31 && input.count <= errorCheckLimit {
+            do {
+                report(ReceiptTypedChecks.check(try ReceiptDump(bytes: input)))
+            } catch {
+                report(ReceiptTypedChecks.check(error, inputCount: input.count))
+            }
         }
+        let container: PKCS7SignedData
+        do {
+            container = try PKCS7SignedData(bytes: input)
+        } catch {
+            if input.count <= errorCheckLimit { report(ReceiptTypedChecks.check(error, inputCount: input.count)) }
+            return
+        }
+        report(ReceiptTypedChecks.check(container))
+        do {
+            let receipt = try container.decodeReceipt()
+            readEveryField(receipt)
+            report(ReceiptTypedChecks.check(receipt, payload: container.payload ?? []))
+            // `forge dump`'s model of the same file never traps either.
+            if let dump = try? ReceiptDump(bytes: input) { report(ReceiptTypedChecks.check(dump)) }
+        } catch {
+            report(ReceiptTypedChecks.check(error, inputCount: input.count))
+        }
+    }
+
+    /// Refusals of inputs up to this size have their description checked, and bare
+    /// payloads their dump (strings built per input: kept to the small inputs, which
+    /// reach every refusal).
+    static let errorCheckLimit = 256
+
+    static func report(_ finding: ReceiptTypedChecks.Finding?) {
+        if let finding { fuzzFinding(finding.signature, finding.detail) }
     }
 
     static func readEveryField(_ receipt: AppReceipt) {
@@ -44,9 +77,6 @@ public enum ReceiptFuzz {
             touch(purchase.subscriptionExpirationDate?.description); touch(purchase.webOrderLineItemID)
             touch(purchase.cancellationDate?.description); touch(purchase.isTrialPeriod)
             touch(purchase.isInIntroOfferPeriod); touch(purchase.promotionalOfferIdentifier)
-        }
-        if let device = DeviceIdentifier(bytes: Array(repeating: 0xA5, count: 16)) {
-            touch(DeviceHash.expected(for: receipt, device: device))
         }
         precondition(sink >= 0)
     }

@@ -14,7 +14,8 @@ import ReceiptVerifier
 ///   OpenSSL's `PKCS7_verify` disagree, beyond the documented
 ///   `VerifierDifferential.whitelist` (see there: same anchor, same time, no marker policy):
 ///   one accepts what the other refuses, or both refuse at different steps (parse,
-///   signature, chain), e.g. `signature-invalid/chain-invalid`.
+///   signature, chain), e.g. `signature-invalid/chain-invalid`;
+/// - `verifier-cache-difference`, `verifier-policy-difference`: see `VerifierPolicyChecks`.
 public enum VerifierFuzz {
     static let settings = ForgeSettings()
     static let root = CertificateAuthority.committed.root.certificate
@@ -33,6 +34,9 @@ public enum VerifierFuzz {
     public static func fuzzOne(_ input: [UInt8]) {
         let verdict = validator.validate(input, now: now)
         if verdict.detail.isEmpty { fuzzFinding("verifier-empty-detail", verdict.reason.rawValue) }
+        if let finding = VerifierPolicyChecks.check(input, verdict: verdict, now: now) {
+            fuzzFinding(finding.signature, finding.detail)
+        }
         let outcome = differential.compare(input, atSecondsSince1970: settings.creationDate)
         if case .difference(let what) = outcome.agreement {
             fuzzFinding("verifier-openssl-difference: \(outcome.signature)", what)

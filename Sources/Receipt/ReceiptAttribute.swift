@@ -246,6 +246,4 @@ extension ReceiptAttributeSet {
         guard let text = try? reader.readStringBytes(.ia5String), !text.isEmpty else { return nil }
         return try? ReceiptDate(rfc3339: text)
     }
-
-    func version(of type: Int64) -> Int64 { attribute(type)?.version ?? 1 }
 }
