@@ -40,14 +40,16 @@ public enum BigNum {
         case exponentTooLarge(bytes: Int)
     }
 
-    /// Which implementation of a kernel runs: the scalar reference, or a vector ISA
-    /// level. `sse2` is the Swift SIMD code (baseline x86-64; NEON elsewhere); the
+    /// Which implementation of a kernel runs: the scalar reference, `adx` (the
+    /// scalar Montgomery kernels in C with MULX/ADCX/ADOX, x86-64 with BMI2 and ADX;
+    /// its other kernels are the scalar ones), or a vector ISA level. `sse2` is the Swift SIMD code (baseline x86-64; NEON elsewhere); the
     /// wider levels run the C kernels of CBigNumSIMD for the Montgomery kernels and
     /// the `sse2` code for the others. `avx512` and `ifma` are detected and can be
     /// pinned, but have no kernels of their own yet: they run the AVX2 ones.
     /// A level is usable only when `isAvailable` (cpuid and the OS agree).
     public enum Path: String, Sendable, CaseIterable {
         case scalar
+        case adx
         case sse2
         case avx2
         case avx512

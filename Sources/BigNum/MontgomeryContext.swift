@@ -11,6 +11,8 @@
 // ones, whichever needs fewer multiplications. Timing depends on the exponent and
 // the operands: this is for public data (verification), not for private keys.
 
+import CBigNumSIMD
+
 extension BigNum {
     /// An odd modulus m (3 ≤ m < 2^4096) with its Montgomery constants: n = ⌈bits/64⌉
     /// limbs, R = 2^(64n), m0inv = −m^(−1) mod 2^64 and R² mod m. Immutable and
@@ -152,6 +154,18 @@ extension BigNum {
             let squarePath = path ?? BigNum.Dispatch.path(.montgomerySquare, size: n)
             let slots = window == 1 ? 1 : 1 << window
             let chain = ExponentChain(bits: exponentBits, window: window, exponent: e)
+            if window == 1 && multiplyPath == .adx && squarePath == .adx && n <= BigNum.Kernels.ADX.maximumLimbs {
+                // The whole binary chain in C (the same Montgomery products as `ExponentChain`).
+                BigNum.Kernels.ADX.checkAvailable()
+                let ran = modulus.withUnsafeBufferPointer { m in
+                    rSquared.withUnsafeBufferPointer { rr in
+                        rf_bn_adx_mont_power_binary(z.baseAddress!, x.baseAddress!, rr.baseAddress!, m.baseAddress!, m0inv, n,
+                                                    e.baseAddress!, exponentBits)
+                    }
+                }
+                precondition(ran == 1, "the ADX kernel did not run")
+                return
+            }
             if multiplyPath.isWide && n <= BigNum.Kernels.Wide.maximumLimbs {
                 // Digit form throughout: convert m, R² mod m and x once, and z back at the end.
                 BigNum.Kernels.Wide.checkLevel(multiplyPath)
