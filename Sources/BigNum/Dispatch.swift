@@ -1,6 +1,6 @@
 // Which path runs: the widest level this CPU has whose measured crossover size the
 // operand reaches (then narrower levels, then scalar), unless `Dispatch.forcedPath`
-// (initially from BIGNUM_PATH=scalar|adx|sse2|avx2|avx512|ifma) pins one.
+// (initially from BIGNUM_PATH=scalar|sse2|avx2|adx|avx512|ifma) pins one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,7 +17,7 @@ extension BigNum {
 
     /// Why a path name (BIGNUM_PATH) was refused.
     public enum PathError: Swift.Error, Equatable, Sendable, CustomStringConvertible {
-        /// Not one of scalar, adx, sse2, avx2, avx512, ifma.
+        /// Not one of scalar, sse2, avx2, adx, avx512, ifma.
         case unknown(String)
         /// A level this CPU (or OS) does not support.
         case unavailable(Path)
@@ -40,13 +40,13 @@ extension BigNum {
         /// AVX-512, Swift 6.3.1, runs of 2026-11-23). `sse2` is the Swift SIMD code
         /// against scalar: carry chains (add, subtract) and 64×64→128 products stay
         /// scalar there (SSE2 has neither a vector carry nor a 64-bit multiply). The
-        /// wide levels only have Montgomery and mulShiftAdd kernels of their own, measured
-        /// against the best narrower path: on this CPU `adx` (MULX/ADX, from 4 limbs)
-        /// beats the AVX2 Montgomery kernels at every size, and the AVX2 mulShiftAdd
-        /// never beats sse2's, so `avx2` has no crossover (nil) and is used only when
-        /// pinned. `avx512` and `ifma` run the AVX2 kernels, so they share its row.
-        /// The sse2 rows are from the 2026-11-23 run before `adx` existed (the later run
-        /// moved them only by noise).
+        /// wide levels only have Montgomery and mulShiftAdd kernels of their own, each
+        /// measured against the best narrower path (scalar, sse2); `adx` (MULX/ADX, after
+        /// avx2 in `Path` order) is measured against all three and beats them from 4
+        /// limbs, so where the CPU has it, it takes the Montgomery kernels, and AVX2
+        /// only where it lacks ADX. `avx512` and `ifma` run the AVX2 kernels and are
+        /// never chosen automatically. Rows other than adx's and mulShiftAdd's are from
+        /// the 2026-11-23 run before `adx` existed (later runs moved them only by noise).
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
@@ -61,7 +61,9 @@ extension BigNum {
             case (.sse2, .montgomeryMultiply): return nil
             case (.sse2, .montgomerySquare): return nil
             case (.sse2, .mulShiftAdd): return 4
-            case (_, _): return nil  // avx2 (and avx512, ifma, which run its kernels): see above
+            case (.avx2, .montgomeryMultiply): return 24
+            case (.avx2, .montgomerySquare): return 32
+            case (_, _): return nil  // avx2 mulShiftAdd; avx512, ifma (they run the AVX2 kernels): see above
             }
         }
 

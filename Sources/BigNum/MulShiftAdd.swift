@@ -152,16 +152,20 @@ extension BigNum.Kernels.Wide {
     ) -> SIMD2<UInt32> {
         let n = checkMulShiftAddContract(y, a, b, c, shift)
         checkLevel(level)
-        return withUnsafeTemporaryAllocation(of: SIMD2<UInt32>.self, capacity: 2 * n) { product in
-            let ran = UnsafeRawPointer(a.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { a in
-                UnsafeRawPointer(b.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { b in
-                    UnsafeMutableRawPointer(product.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 4 * n) { p in
-                        rf_bn_avx2_mul_pairs(p, a, b, n)
+        let workspaceCount = rf_bn_avx2_mul_pairs_workspace(n)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: workspaceCount) { space in
+            let workspace = space.baseAddress!  // both operands widened to 64-bit lanes
+            return withUnsafeTemporaryAllocation(of: SIMD2<UInt32>.self, capacity: 2 * n) { product in
+                let ran = UnsafeRawPointer(a.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { a in
+                    UnsafeRawPointer(b.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { b in
+                        UnsafeMutableRawPointer(product.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 4 * n) { p in
+                            rf_bn_avx2_mul_pairs(p, a, b, n, workspace)
+                        }
                     }
                 }
+                precondition(ran == 1, "the AVX2 kernel did not run")
+                return BigNum.Kernels.SIMD.shiftAndAdd(y, UnsafePointer(product.baseAddress!), c, shift: shift)
             }
-            precondition(ran == 1, "the AVX2 kernel did not run")
-            return BigNum.Kernels.SIMD.shiftAndAdd(y, UnsafePointer(product.baseAddress!), c, shift: shift)
         }
     }
 }

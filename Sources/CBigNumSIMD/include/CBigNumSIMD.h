@@ -66,9 +66,12 @@ int rf_bn_adx_mont_power_binary(uint64_t *z, const uint64_t *x, const uint64_t *
 
 /// The exact products of two 2-lane numbers of n 32-bit words (mulshiftadd_avx2.c):
 /// a and b hold n pairs (word k of lane 0, word k of lane 1), product gets 2n pairs;
-/// no aliasing; n ≤ 4096 (about 8n bytes of stack). Returns 1, or 0 without touching
-/// product when the CPU lacks AVX2.
-int rf_bn_avx2_mul_pairs(uint32_t *product, const uint32_t *a, const uint32_t *b, size_t n);
+/// no aliasing; n ≤ 4096; workspace of rf_bn_avx2_mul_pairs_workspace(n) limbs.
+/// Returns 1, or 0 without touching product when the CPU lacks AVX2.
+int rf_bn_avx2_mul_pairs(uint32_t *product, const uint32_t *a, const uint32_t *b, size_t n, uint64_t *workspace);
+
+/// The workspace rf_bn_avx2_mul_pairs needs, in 64-bit words: 4n + 16.
+static inline size_t rf_bn_avx2_mul_pairs_workspace(size_t n) { return 4 * n + 16; }
 
 #ifdef __cplusplus
 }
