@@ -62,30 +62,42 @@ func runBigNumBench(_ arguments: [String]) {
           + "  (avx512/ifma, where present, run the AVX2 kernel and are not timed separately)")
     print("")
 
-    // MARK: The seed note's table
+    // MARK: The seed note's table, per level
+    // The levels with a mulShiftAdd kernel of their own: scalar, sse2 (Swift SIMD), avx2 (C).
+    let fixedPointPaths = measuredPaths.filter { $0 != .adx }
+    let vectorNames = fixedPointPaths.dropFirst().map { $0 == .sse2 ? "SSE2" : $0.rawValue.uppercased() }
     print("mulShiftAdd on a 2-lane vector, y = (a .* b >> 32n) + c, n words of 32 bits per lane")
-    print("(only the sse2 level has a mulShiftAdd kernel; the wide levels use it too)")
-    print(pad("words", 6, right: true) + pad("scalar", 12, right: true) + pad("SSE2", 12, right: true)
-          + pad("index", 8, right: true) + pad("speed-up", 10, right: true))
-    var fixedPointRows: [(size: Int, baseline: Double, candidate: Double)] = []
+    print("(kernels: scalar, sse2 = Swift SIMD, avx2 = C product scan; index: time with scalar = 100)")
+    let nameColumns: String = vectorNames.map { pad($0, 12, right: true) }.joined()
+    let indexColumns: String = vectorNames.map { _ in pad("index", 7, right: true) }.joined()
+    let speedColumns: String = vectorNames.map { _ in pad("×", 8, right: true) }.joined()
+    print(pad("words", 6, right: true) + pad("scalar", 12, right: true) + nameColumns + indexColumns + speedColumns)
+    var fixedPointTimes: [(size: Int, times: [Double])] = []
     for n in Array(1...32) + [48, 64] {
         let a = operands.lanes(n), b = operands.lanes(n), c = operands.lanes(n)
         var y = [SIMD2<UInt32>](repeating: .zero, count: n)
         let times = y.withUnsafeMutableBufferPointer { y in
             a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeBufferPointer { c in
-                timePaths([.scalar, .sse2]) { path in
-                    blackHole(path == .scalar ? BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: 32 * n)
-                                              : BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: 32 * n))
+                timePaths(fixedPointPaths) { path in
+                    blackHole(BigNum.Kernels.mulShiftAdd(y, a, b, c, shift: 32 * n, path: path))
                 }
             } } }
         }
-        let (scalar, simd) = (times[0], times[1])
-        fixedPointRows.append((n, scalar, simd))
-        print(pad("\(n)", 6, right: true) + pad(formatDuration(scalar), 12, right: true) + pad(formatDuration(simd), 12, right: true)
-              + pad("\(Int((100 * simd / scalar).rounded()))", 8, right: true) + pad(String(format: "%.2f×", scalar / simd), 10, right: true))
+        fixedPointTimes.append((n, times))
+        let vector = times.dropFirst()
+        let timeColumns: String = times.map { pad(formatDuration($0), 12, right: true) }.joined()
+        let indices: String = vector.map { (time: Double) -> String in pad("\(Int((100 * time / times[0]).rounded()))", 7, right: true) }.joined()
+        let speedUps: String = vector.map { (time: Double) -> String in pad(String(format: "%.2f×", times[0] / time), 8, right: true) }.joined()
+        print(pad("\(n)", 6, right: true) + timeColumns + indices + speedUps)
     }
-    print("index: SSE2 time with scalar = 100 (below 100: SSE2 faster).  crossover: "
-          + (crossover(fixedPointRows).map { "\($0) words" } ?? "none (scalar always faster)"))
+    // Per level, against the best narrower level at each size.
+    var fixedPointCrossovers: [(BigNum.Path, Int?)] = []
+    for index in fixedPointPaths.indices.dropFirst() {
+        let rows = fixedPointTimes.map { (size: $0.size, baseline: $0.times[..<index].min()!, candidate: $0.times[index]) }
+        fixedPointCrossovers.append((fixedPointPaths[index], crossover(rows)))
+    }
+    print("crossover (from this size on faster than every narrower level): "
+          + fixedPointCrossovers.map { "\($0.0.rawValue) \($0.1.map { "\($0) words" } ?? "none")" }.joined(separator: ", "))
     print("")
 
     // MARK: Crossover per kernel and level (UInt64 limbs)
@@ -138,7 +150,7 @@ func runBigNumBench(_ arguments: [String]) {
                   + pad(point.map { "\($0)" } ?? "none", 11, right: true))
         }
     }
-    table.append((.mulShiftAdd, .sse2, crossover(fixedPointRows)))
+    for (path, point) in fixedPointCrossovers { table.append((.mulShiftAdd, path, point)) }
     print("")
     print("Crossover table for Dispatch.crossover (level from this size on, against the best narrower path; nil = never):")
     for (kernel, path, point) in table {
@@ -146,9 +158,8 @@ func runBigNumBench(_ arguments: [String]) {
     }
     print("")
     if let svgPath {
-        let fixedPoint: [BigNum.Path: [(Int, Double)]] = [
-            .scalar: fixedPointRows.map { ($0.size, $0.baseline) }, .sse2: fixedPointRows.map { ($0.size, $0.candidate) },
-        ]
+        var fixedPoint: [BigNum.Path: [(Int, Double)]] = [:]
+        for (index, path) in fixedPointPaths.enumerated() { fixedPoint[path] = fixedPointTimes.map { ($0.size, $0.times[index]) } }
         let svg = BigNumFigure.svg(panels: [
             ("mulShiftAdd, 2 lanes × n words of 32 bits", "words", fixedPoint),
             ("Montgomery multiply, n limbs of 64 bits", "limbs", montgomeryCurves),
@@ -185,7 +196,7 @@ func runBigNumBench(_ arguments: [String]) {
             let z = UnsafeMutableBufferPointer(rebasing: z2[..<n])
             x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in
                 let multiply = timePaths(measuredPaths) { path in
-                    path == .scalar ? BigNum.Kernels.Scalar.multiply(z2, x, y) : BigNum.Kernels.SIMD.multiply(z2, x, y)
+                    path == .scalar || path == .adx ? BigNum.Kernels.Scalar.multiply(z2, x, y) : BigNum.Kernels.SIMD.multiply(z2, x, y)
                     blackHole(z2.baseAddress)
                 }
                 let multiplyDispatched = nanosecondsPerCall { BigNum.Kernels.multiply(z2, x, y); blackHole(z2.baseAddress) }

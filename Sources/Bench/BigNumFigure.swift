@@ -5,7 +5,7 @@ import Foundation
 
 enum BigNumFigure {
     static let colors: [BigNum.Path: String] = [
-        .scalar: "#444444", .sse2: "#1f77b4", .avx2: "#d62728", .avx512: "#2ca02c", .ifma: "#9467bd",
+        .scalar: "#444444", .adx: "#ff7f0e", .sse2: "#1f77b4", .avx2: "#d62728", .avx512: "#2ca02c", .ifma: "#9467bd",
     ]
 
     /// panels: (title, x-axis unit, path → [(size, ns)]).

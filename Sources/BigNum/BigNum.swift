@@ -12,7 +12,7 @@
 // contract and bit-identical results; the Montgomery kernels have a third, wide-vector
 // implementation in C (`Kernels.Wide`, AVX2, chosen by cpuid at run time). `Kernels`
 // (no suffix) dispatches by size from a measured table, and `Dispatch.forcedPath` (or
-// `BIGNUM_PATH=scalar|sse2|avx2|avx512|ifma`) pins one path everywhere so a whole test
+// `BIGNUM_PATH=scalar|sse2|avx2|adx|avx512|ifma`) pins one path everywhere so a whole test
 // suite can run on it.
 //
 // The verifier's entry point is `MontgomeryContext`: build it once per RSA key from
@@ -40,8 +40,12 @@ public enum BigNum {
         case exponentTooLarge(bytes: Int)
     }
 
-    /// Which implementation of a kernel runs: the scalar reference, or a vector ISA
-    /// level. `sse2` is the Swift SIMD code (baseline x86-64; NEON elsewhere); the
+    /// Which implementation of a kernel runs: the scalar reference, a vector ISA
+    /// level, or `adx` (the scalar Montgomery kernels in C with MULX/ADCX/ADOX, x86-64
+    /// with BMI2 and ADX; its other kernels are the scalar ones). `adx` comes after
+    /// `avx2` in this order so that the dispatcher, which prefers later paths whose
+    /// crossover the size reaches, takes it over the AVX2 Montgomery kernel where the
+    /// CPU has both, and AVX2 where it lacks ADX. `sse2` is the Swift SIMD code (baseline x86-64; NEON elsewhere); the
     /// wider levels run the C kernels of CBigNumSIMD for the Montgomery kernels and
     /// the `sse2` code for the others. `avx512` and `ifma` are detected and can be
     /// pinned, but have no kernels of their own yet: they run the AVX2 ones.
@@ -50,6 +54,7 @@ public enum BigNum {
         case scalar
         case sse2
         case avx2
+        case adx
         case avx512
         case ifma
     }

@@ -1,6 +1,6 @@
 // Which path runs: the widest level this CPU has whose measured crossover size the
 // operand reaches (then narrower levels, then scalar), unless `Dispatch.forcedPath`
-// (initially from BIGNUM_PATH=scalar|sse2|avx2|avx512|ifma) pins one.
+// (initially from BIGNUM_PATH=scalar|sse2|avx2|adx|avx512|ifma) pins one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,7 +17,7 @@ extension BigNum {
 
     /// Why a path name (BIGNUM_PATH) was refused.
     public enum PathError: Swift.Error, Equatable, Sendable, CustomStringConvertible {
-        /// Not one of scalar, sse2, avx2, avx512, ifma.
+        /// Not one of scalar, sse2, avx2, adx, avx512, ifma.
         case unknown(String)
         /// A level this CPU (or OS) does not support.
         case unavailable(Path)
@@ -37,15 +37,22 @@ extension BigNum {
         /// `level` is faster than the next narrower path at every measured size, or
         /// nil where it never is. Copied from the "Crossover table" printed by
         /// `scripts/bench bignum` (release build, AMD EPYC 2-core VM with AVX2 and no
-        /// AVX-512, Swift 6.3.1, run of 2026-11-23). `sse2` is the Swift SIMD code
+        /// AVX-512, Swift 6.3.1, runs of 2026-11-23). `sse2` is the Swift SIMD code
         /// against scalar: carry chains (add, subtract) and 64×64→128 products stay
         /// scalar there (SSE2 has neither a vector carry nor a 64-bit multiply). The
-        /// wide levels only have Montgomery kernels of their own (against the faster
-        /// of scalar and sse2); `avx512` and `ifma` run the AVX2 kernel, so they share
-        /// its row.
+        /// wide levels only have Montgomery and mulShiftAdd kernels of their own, each
+        /// measured against the best narrower path (scalar, sse2); `adx` (MULX/ADX, after
+        /// avx2 in `Path` order) is measured against all three and beats them from 4
+        /// limbs, so where the CPU has it, it takes the Montgomery kernels, and AVX2
+        /// only where it lacks ADX. `avx512` and `ifma` run the AVX2 kernels and are
+        /// never chosen automatically. Rows other than adx's and mulShiftAdd's are from
+        /// the 2026-11-23 run before `adx` existed (later runs moved them only by noise).
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
+            case (.adx, .montgomeryMultiply): return 4
+            case (.adx, .montgomerySquare): return 4
+            case (.adx, _): return nil
             case (.sse2, .add): return nil
             case (.sse2, .subtract): return nil
             case (.sse2, .shiftLeft): return 32
@@ -54,9 +61,9 @@ extension BigNum {
             case (.sse2, .montgomeryMultiply): return nil
             case (.sse2, .montgomerySquare): return nil
             case (.sse2, .mulShiftAdd): return 4
-            case (_, .montgomeryMultiply): return 24
-            case (_, .montgomerySquare): return 32
-            case (_, _): return nil
+            case (.avx2, .montgomeryMultiply): return 24
+            case (.avx2, .montgomerySquare): return 32
+            case (_, _): return nil  // avx2 mulShiftAdd; avx512, ifma (they run the AVX2 kernels): see above
             }
         }
 
@@ -138,7 +145,7 @@ extension BigNum.Kernels {
         carryIn: UInt64 = 0
     ) -> UInt64 {
         switch BigNum.Dispatch.path(.add, size: z.count) {
-        case .scalar: return Scalar.add(z, x, y, carryIn: carryIn)
+        case .scalar, .adx: return Scalar.add(z, x, y, carryIn: carryIn)
         default: return SIMD.add(z, x, y, carryIn: carryIn)
         }
     }
@@ -149,7 +156,7 @@ extension BigNum.Kernels {
         borrowIn: UInt64 = 0
     ) -> UInt64 {
         switch BigNum.Dispatch.path(.subtract, size: z.count) {
-        case .scalar: return Scalar.subtract(z, x, y, borrowIn: borrowIn)
+        case .scalar, .adx: return Scalar.subtract(z, x, y, borrowIn: borrowIn)
         default: return SIMD.subtract(z, x, y, borrowIn: borrowIn)
         }
     }
@@ -157,7 +164,7 @@ extension BigNum.Kernels {
     /// Dispatched `shiftLeft`; contract of `Scalar.shiftLeft`.
     public static func shiftLeft(_ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, by shift: Int) {
         switch BigNum.Dispatch.path(.shiftLeft, size: z.count) {
-        case .scalar: Scalar.shiftLeft(z, x, by: shift)
+        case .scalar, .adx: Scalar.shiftLeft(z, x, by: shift)
         default: SIMD.shiftLeft(z, x, by: shift)
         }
     }
@@ -165,7 +172,7 @@ extension BigNum.Kernels {
     /// Dispatched `shiftRight`; contract of `Scalar.shiftRight`.
     public static func shiftRight(_ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, by shift: Int) {
         switch BigNum.Dispatch.path(.shiftRight, size: z.count) {
-        case .scalar: Scalar.shiftRight(z, x, by: shift)
+        case .scalar, .adx: Scalar.shiftRight(z, x, by: shift)
         default: SIMD.shiftRight(z, x, by: shift)
         }
     }
@@ -175,7 +182,7 @@ extension BigNum.Kernels {
         _ z: UnsafeMutableBufferPointer<UInt64>, _ x: UnsafeBufferPointer<UInt64>, _ y: UnsafeBufferPointer<UInt64>
     ) {
         switch BigNum.Dispatch.path(.multiply, size: max(x.count, y.count)) {
-        case .scalar: Scalar.multiply(z, x, y)
+        case .scalar, .adx: Scalar.multiply(z, x, y)
         default: SIMD.multiply(z, x, y)
         }
     }
@@ -201,9 +208,19 @@ extension BigNum.Kernels {
         _ y: UnsafeMutableBufferPointer<SIMD2<UInt32>>, _ a: UnsafeBufferPointer<SIMD2<UInt32>>,
         _ b: UnsafeBufferPointer<SIMD2<UInt32>>, _ c: UnsafeBufferPointer<SIMD2<UInt32>>, shift: Int
     ) -> SIMD2<UInt32> {
-        switch BigNum.Dispatch.path(.mulShiftAdd, size: y.count) {
-        case .scalar: return Scalar.mulShiftAdd(y, a, b, c, shift: shift)
-        default: return SIMD.mulShiftAdd(y, a, b, c, shift: shift)
+        mulShiftAdd(y, a, b, c, shift: shift, path: BigNum.Dispatch.path(.mulShiftAdd, size: y.count))
+    }
+
+    /// `mulShiftAdd` on `path` (which this CPU must have).
+    @inline(__always)
+    public static func mulShiftAdd(
+        _ y: UnsafeMutableBufferPointer<SIMD2<UInt32>>, _ a: UnsafeBufferPointer<SIMD2<UInt32>>,
+        _ b: UnsafeBufferPointer<SIMD2<UInt32>>, _ c: UnsafeBufferPointer<SIMD2<UInt32>>, shift: Int, path: BigNum.Path
+    ) -> SIMD2<UInt32> {
+        switch path {
+        case .scalar, .adx: return Scalar.mulShiftAdd(y, a, b, c, shift: shift)
+        case .sse2: return SIMD.mulShiftAdd(y, a, b, c, shift: shift)
+        case .avx2, .avx512, .ifma: return Wide.mulShiftAdd(y, a, b, c, shift: shift, level: path)
         }
     }
 
@@ -215,6 +232,7 @@ extension BigNum.Kernels {
     ) {
         switch path {
         case .scalar: Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
+        case .adx: ADX.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
         case .sse2: SIMD.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
         case .avx2, .avx512, .ifma: Wide.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, level: path)
         }
@@ -228,6 +246,7 @@ extension BigNum.Kernels {
     ) {
         switch path {
         case .scalar: Scalar.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
+        case .adx: ADX.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
         case .sse2: SIMD.montgomerySquare(z, x, modulus: m, m0inv: m0inv)
         case .avx2, .avx512, .ifma: Wide.montgomerySquare(z, x, modulus: m, m0inv: m0inv, level: path)
         }

@@ -12,6 +12,8 @@
 //     32·count bits (fixed-point overflow), else 0.
 //   - y may alias a, b and/or c. Stack workspace O(count), no heap.
 
+import CBigNumSIMD
+
 extension BigNum.Kernels.Scalar {
     /// See the contract in MulShiftAdd.swift. Per lane: schoolbook rows with 64-bit
     /// multiply-accumulate, then the shift and the addition word by word.
@@ -103,25 +105,67 @@ extension BigNum.Kernels.SIMD {
                 }
                 k0 += 4
             }
-            let wordShift = shift / 32, bitShift = SIMD2<UInt32>(repeating: UInt32(shift % 32))
-            let keepCarried = SIMD2<UInt32>(repeating: shift % 32 == 0 ? 0 : .max)
-            let complement = (SIMD2<UInt32>(repeating: 32) &- bitShift) & SIMD2(repeating: 31)
-            @inline(__always) func shifted(_ k: Int) -> SIMD2<UInt32> {
-                let source = wordShift + k
-                guard source < columns else { return .zero }
-                let next = source + 1 < columns ? product[source + 1] : .zero
-                return (product[source] &>> bitShift) | ((next &<< complement) & keepCarried)
+            return shiftAndAdd(y, UnsafePointer(product), c, shift: shift)
+        }
+    }
+}
+
+extension BigNum.Kernels.SIMD {
+    /// The second half of the vector `mulShiftAdd`s: y = (product >> shift) + c per lane
+    /// from the exact 2n-pair product; returns the overflow lanes (contract above).
+    @inline(__always)
+    static func shiftAndAdd(
+        _ y: UnsafeMutableBufferPointer<SIMD2<UInt32>>, _ product: UnsafePointer<SIMD2<UInt32>>,
+        _ c: UnsafeBufferPointer<SIMD2<UInt32>>, shift: Int
+    ) -> SIMD2<UInt32> {
+        let n = y.count, columns = 2 * n
+        let wordShift = shift / 32, bitShift = SIMD2<UInt32>(repeating: UInt32(shift % 32))
+        let keepCarried = SIMD2<UInt32>(repeating: shift % 32 == 0 ? 0 : .max)
+        let complement = (SIMD2<UInt32>(repeating: 32) &- bitShift) & SIMD2(repeating: 31)
+        @inline(__always) func shifted(_ k: Int) -> SIMD2<UInt32> {
+            let source = wordShift + k
+            guard source < columns else { return .zero }
+            let next = source + 1 < columns ? product[source + 1] : .zero
+            return (product[source] &>> bitShift) | ((next &<< complement) & keepCarried)
+        }
+        let c = c.baseAddress!, y = y.baseAddress!
+        var sumCarry = SIMD2<UInt64>()
+        for k in 0..<n {
+            let sum = SIMD2<UInt64>(truncatingIfNeeded: shifted(k)) &+ SIMD2<UInt64>(truncatingIfNeeded: c[k]) &+ sumCarry
+            y[k] = SIMD2<UInt32>(truncatingIfNeeded: sum)
+            sumCarry = sum &>> 32
+        }
+        var excess = SIMD2<UInt32>(truncatingIfNeeded: sumCarry)
+        for k in n..<columns { excess |= shifted(k) }
+        return SIMD2<UInt32>(repeating: 1).replacing(with: 0, where: excess .== 0)
+    }
+}
+
+extension BigNum.Kernels.Wide {
+    /// See the contract in MulShiftAdd.swift, on `level` (a wide level this CPU has):
+    /// the product by the AVX2 C kernel (`rf_bn_avx2_mul_pairs`), then the same shift
+    /// and addition as `SIMD.mulShiftAdd`. `avx512` and `ifma` run it too.
+    public static func mulShiftAdd(
+        _ y: UnsafeMutableBufferPointer<SIMD2<UInt32>>, _ a: UnsafeBufferPointer<SIMD2<UInt32>>,
+        _ b: UnsafeBufferPointer<SIMD2<UInt32>>, _ c: UnsafeBufferPointer<SIMD2<UInt32>>, shift: Int,
+        level: BigNum.Path = .avx2
+    ) -> SIMD2<UInt32> {
+        let n = checkMulShiftAddContract(y, a, b, c, shift)
+        checkLevel(level)
+        let workspaceCount = rf_bn_avx2_mul_pairs_workspace(n)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: workspaceCount) { space in
+            let workspace = space.baseAddress!  // both operands widened to 64-bit lanes
+            return withUnsafeTemporaryAllocation(of: SIMD2<UInt32>.self, capacity: 2 * n) { product in
+                let ran = UnsafeRawPointer(a.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { a in
+                    UnsafeRawPointer(b.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { b in
+                        UnsafeMutableRawPointer(product.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 4 * n) { p in
+                            rf_bn_avx2_mul_pairs(p, a, b, n, workspace)
+                        }
+                    }
+                }
+                precondition(ran == 1, "the AVX2 kernel did not run")
+                return BigNum.Kernels.SIMD.shiftAndAdd(y, UnsafePointer(product.baseAddress!), c, shift: shift)
             }
-            let c = c.baseAddress!, y = y.baseAddress!
-            var sumCarry = SIMD2<UInt64>()
-            for k in 0..<n {
-                let sum = SIMD2<UInt64>(truncatingIfNeeded: shifted(k)) &+ SIMD2<UInt64>(truncatingIfNeeded: c[k]) &+ sumCarry
-                y[k] = SIMD2<UInt32>(truncatingIfNeeded: sum)
-                sumCarry = sum &>> 32
-            }
-            var excess = SIMD2<UInt32>(truncatingIfNeeded: sumCarry)
-            for k in n..<columns { excess |= shifted(k) }
-            return SIMD2<UInt32>(repeating: 1).replacing(with: 0, where: excess .== 0)
         }
     }
 }

@@ -6,10 +6,12 @@ import CBigNumSIMD
 
 extension BigNum.Path {
     /// Whether this CPU (and OS) can run the path: `scalar` and `sse2` always;
-    /// `avx2`, `avx512` (F+VL+BW+DQ) and `ifma` (AVX-512 IFMA) by cpuid and XGETBV.
+    /// `adx` (ADX + BMI2) by cpuid; `avx2`, `avx512` (F+VL+BW+DQ) and `ifma` (AVX-512 IFMA)
+    /// by cpuid and XGETBV.
     public var isAvailable: Bool {
         switch self {
         case .scalar, .sse2: return true
+        case .adx: return BigNum.cpuLevels & UInt32(RF_BN_LEVEL_ADX) != 0
         case .avx2: return BigNum.cpuLevels & UInt32(RF_BN_LEVEL_AVX2) != 0
         case .avx512: return BigNum.cpuLevels & UInt32(RF_BN_LEVEL_AVX512) != 0
         case .ifma: return BigNum.cpuLevels & UInt32(RF_BN_LEVEL_IFMA) != 0

@@ -57,6 +57,8 @@ unsigned rf_bn_cpu_levels(void) {
     if (levels >= 0) return (unsigned)levels;
     levels = 0;
     unsigned a, b, c, d;
+    // ADX and BMI2 use general registers only: no OS state to check.
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_ADX) && (b & bit_BMI2)) levels |= RF_BN_LEVEL_ADX;
     if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
         unsigned xcr0_lo, xcr0_hi;
         __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));

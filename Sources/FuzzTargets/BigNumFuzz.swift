@@ -5,8 +5,8 @@ import OpenSSLShim
 /// sizes and operands, compared bit for bit, then against OpenSSL's BN (or, for
 /// add/subtract, which the shim does not wrap, against the inverse operation).
 ///
-/// The Montgomery kernels and modular exponentiation run on every vector path this
-/// CPU has (sse2, and the C kernels of avx2/avx512/ifma), each compared with scalar.
+/// The Montgomery kernels, mulShiftAdd and modular exponentiation run on every path
+/// this CPU has (adx, sse2, and the C kernels of avx2/avx512/ifma), each compared with scalar.
 ///
 /// Input (Cryptofuzz style): byte 0 picks the operation, byte 1 the size, the rest
 /// is read as operands in order (zero-padded when it runs out). Findings abort with
@@ -221,10 +221,9 @@ public enum BigNumFuzz {
                 a.withUnsafeBufferPointer { a in
                     b.withUnsafeBufferPointer { b in
                         c.withUnsafeBufferPointer { c in
-                            switch path {
-                            case .scalar: return BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: shift)
-                            default: return BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: shift)
-                            }
+                            path == .scalar
+                                ? BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: shift)
+                                : BigNum.Kernels.mulShiftAdd(y, a, b, c, shift: shift, path: path)
                         }
                     }
                 }
@@ -232,8 +231,10 @@ public enum BigNumFuzz {
             return (y, overflow)
         }
         let scalar = run(.scalar)
-        let simd = run(.sse2)
-        guard scalar.0 == simd.0, scalar.1 == simd.1 else { finding(.mulShiftAdd, "scalar-simd") }
+        for path in vectorPaths {
+            let vector = run(path)
+            guard scalar.0 == vector.0, scalar.1 == vector.1 else { finding(.mulShiftAdd, "scalar-\(path.rawValue)") }
+        }
         // OpenSSL per lane: ⌊a·b / 2^shift⌋ with BN_mul and BN_rshift, then + c.
         for lane in 0..<2 {
             func laneBytes(_ v: [SIMD2<UInt32>]) -> [UInt8] {

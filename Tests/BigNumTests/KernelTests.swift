@@ -3,6 +3,7 @@
 // values of every size 1...64 limbs (both sides of every 4- and 8-wide block), in
 // place, with guard limbs around every output.
 import BigNum
+import Foundation
 import ReceiptForge
 import XCTest
 
@@ -175,13 +176,15 @@ final class KernelTests: XCTestCase {
         }
         XCTAssertThrowsError(try BigNum.Dispatch.path(named: "simd")) { error in
             XCTAssertEqual(error as? BigNum.PathError, .unknown("simd"))
-            XCTAssertTrue("\(error)".contains("expected one of scalar, sse2, avx2, avx512, ifma"), "\(error)")
+            XCTAssertTrue("\(error)".contains("expected one of scalar, sse2, avx2, adx, avx512, ifma"), "\(error)")
         }
         XCTAssertEqual(BigNum.Path.available.first, .scalar)
         XCTAssertTrue(BigNum.Path.sse2.isAvailable)
-        // A CPU with a level has every narrower one.
-        let available = BigNum.Path.available
-        XCTAssertEqual(available, Array(BigNum.Path.allCases.prefix(available.count)))
+        // A CPU with a vector level has every narrower one (adx, a scalar extension, stands apart).
+        let available = BigNum.Path.available.filter { $0 != .adx }
+        XCTAssertEqual(available, Array(BigNum.Path.allCases.filter { $0 != .adx }.prefix(available.count)))
+        // adx is reported exactly when cpuid has ADX and BMI2 (leaf 7, EBX bits 19 and 8).
+        XCTAssertEqual(BigNum.Path.adx.isAvailable, cpuHasADXAndBMI2(), "adx availability against /proc/cpuinfo")
     }
 
     func testBigEndianConversion() {
@@ -213,4 +216,12 @@ final class KernelTests: XCTestCase {
             XCTAssertFalse(fewer.withUnsafeMutableBufferPointer { z in bytes.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) } } && x[n - 1] != 0)
         }
     }
+}
+
+/// ADX and BMI2 in /proc/cpuinfo's flags (Linux), else what cpuid reported.
+private func cpuHasADXAndBMI2() -> Bool {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return BigNum.Path.adx.isAvailable }
+    let flags = Set(line.split(separator: " ").map(String.init))
+    return flags.contains("adx") && flags.contains("bmi2")
 }

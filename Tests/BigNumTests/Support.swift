@@ -139,9 +139,7 @@ extension BigNum.Path {
             a.withUnsafeBufferPointer { a in
                 b.withUnsafeBufferPointer { b in
                     c.withUnsafeBufferPointer { c in
-                        overflow = self == .scalar
-                            ? BigNum.Kernels.Scalar.mulShiftAdd(y, a, b, c, shift: shift)
-                            : BigNum.Kernels.SIMD.mulShiftAdd(y, a, b, c, shift: shift)
+                        overflow = BigNum.Kernels.mulShiftAdd(y, a, b, c, shift: shift, path: self)
                     }
                 }
             }

@@ -18,7 +18,8 @@ extern "C" {
 enum {
     RF_BN_LEVEL_AVX2 = 1,
     RF_BN_LEVEL_AVX512 = 2,  // AVX-512 F + VL + BW + DQ
-    RF_BN_LEVEL_IFMA = 4     // AVX-512 IFMA + VL
+    RF_BN_LEVEL_IFMA = 4,    // AVX-512 IFMA + VL
+    RF_BN_LEVEL_ADX = 8      // ADX + BMI2 (MULX, ADCX, ADOX): scalar 64-bit limbs
 };
 
 /// The ISA levels this CPU and OS support (a mask of RF_BN_LEVEL_*). Cached.
@@ -44,6 +45,33 @@ int rf_bn_avx2_mont_mul_digits(uint64_t *z, const uint64_t *x, const uint64_t *y
 /// The same on limbs (converts in and out): Scalar.montgomeryMultiply's contract.
 int rf_bn_avx2_mont_mul(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
                         uint64_t m0inv, size_t n);
+
+/// Montgomery product on limbs with MULX/ADCX/ADOX (bignum_adx.c): the contract
+/// of BigNum's Scalar.montgomeryMultiply (x·y < 2^(64n)·m, result < m; z may alias x
+/// and/or y; m0inv = −m^(−1) mod 2^64); about 16n bytes of stack. Returns 1, or 0
+/// without touching z when the CPU lacks ADX or BMI2.
+int rf_bn_adx_mont_mul(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
+                       uint64_t m0inv, size_t n);
+
+/// The same for x·x, with a squaring (cross products once, doubled): Scalar.montgomerySquare's contract.
+int rf_bn_adx_mont_sqr(uint64_t *z, const uint64_t *x, const uint64_t *m, uint64_t m0inv, size_t n);
+
+/// z = x^e mod m by left-to-right binary exponentiation on these kernels, the chain of
+/// BigNum's MontgomeryContext.power for short exponents: x < m (n limbs), rr = R² mod m
+/// (R = 2^(64n)), e of ⌈bits/64⌉ limbs with its top bit at bits − 1 (bits ≥ 1); z (n
+/// limbs) must not overlap the inputs. Returns 1, or 0 without touching z when the CPU
+/// lacks ADX or BMI2.
+int rf_bn_adx_mont_power_binary(uint64_t *z, const uint64_t *x, const uint64_t *rr, const uint64_t *m,
+                                uint64_t m0inv, size_t n, const uint64_t *e, size_t bits);
+
+/// The exact products of two 2-lane numbers of n 32-bit words (mulshiftadd_avx2.c):
+/// a and b hold n pairs (word k of lane 0, word k of lane 1), product gets 2n pairs;
+/// no aliasing; n ≤ 4096; workspace of rf_bn_avx2_mul_pairs_workspace(n) limbs.
+/// Returns 1, or 0 without touching product when the CPU lacks AVX2.
+int rf_bn_avx2_mul_pairs(uint32_t *product, const uint32_t *a, const uint32_t *b, size_t n, uint64_t *workspace);
+
+/// The workspace rf_bn_avx2_mul_pairs needs, in 64-bit words: 4n + 16.
+static inline size_t rf_bn_avx2_mul_pairs_workspace(size_t n) { return 4 * n + 16; }
 
 #ifdef __cplusplus
 }
