@@ -19,6 +19,10 @@ public enum StructureAwareMutator {
     public typealias ByteMutation = (UnsafeMutablePointer<UInt8>, Int, Int) -> Int
 
     static let mutator = ReceiptMutator()
+    /// Inputs already opened: libFuzzer mutates and crosses the same corpus inputs
+    /// over and over, and opening one (PKCS#7 and payload decoding, under ASan) costs
+    /// about as much as verifying it.
+    static let parsed = ParsedInputs()
     static let authority = CertificateAuthority.committed
     /// One call in this many uses libFuzzer's byte mutation whatever the input.
     static let byteMutationShare = 8
@@ -40,7 +44,7 @@ public enum StructureAwareMutator {
                               byteMutation: ByteMutation = libFuzzerMutate) -> Int {
         var random = DeterministicRandom(seed: UInt64(seed))
         if !byteMutationOnly, random.int(in: 0..<byteMutationShare) != 0,
-           var receipt = MutableReceipt(bytes: Array(UnsafeBufferPointer(start: data, count: size))) {
+           var receipt = parsed.receipt(Array(UnsafeBufferPointer(start: data, count: size))) {
             _ = mutator.mutate(&receipt, operations: 1, random: &random)
             if let written = write(receipt, to: data, maxSize) { return written }
         }
@@ -51,8 +55,8 @@ public enum StructureAwareMutator {
     /// parse), written to `out`; returns its size, 0 when there is none.
     public static func crossOver(_ data1: UnsafePointer<UInt8>, _ size1: Int, _ data2: UnsafePointer<UInt8>, _ size2: Int,
                                  _ out: UnsafeMutablePointer<UInt8>, _ maxOutSize: Int, _ seed: UInt32) -> Int {
-        guard !byteMutationOnly, var first = MutableReceipt(bytes: Array(UnsafeBufferPointer(start: data1, count: size1))),
-              let second = MutableReceipt(bytes: Array(UnsafeBufferPointer(start: data2, count: size2))) else { return 0 }
+        guard !byteMutationOnly, var first = parsed.receipt(Array(UnsafeBufferPointer(start: data1, count: size1))),
+              let second = parsed.receipt(Array(UnsafeBufferPointer(start: data2, count: size2))) else { return 0 }
         var random = DeterministicRandom(seed: UInt64(seed))
         _ = mutator.crossOver(&first, with: second, random: &random)
         return write(first, to: out, maxOutSize) ?? 0
@@ -63,5 +67,40 @@ public enum StructureAwareMutator {
         guard let bytes = try? receipt.file(signedBy: authority), !bytes.isEmpty, bytes.count <= capacity else { return nil }
         bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: bytes.count) }
         return bytes.count
+    }
+}
+
+/// `MutableReceipt(bytes:)` of the inputs seen, keyed by their exact bytes (those that
+/// do not open too, as nil), so an input is decoded once while it stays in the corpus.
+/// Opening is a pure function of the bytes, so a hit gives what opening again would:
+/// the mutator's output stays a function of its input and seed. When full, it starts
+/// over.
+final class ParsedInputs: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [Input: MutableReceipt?] = [:]
+    let capacity: Int
+
+    /// The bytes as a key, hashed in one call (an `[UInt8]` key hashes byte by byte).
+    private struct Input: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    func receipt(_ bytes: [UInt8]) -> MutableReceipt? {
+        if let found = lock.withLock({ entries[Input(bytes: bytes)] }) { return found }
+        let opened = MutableReceipt(bytes: bytes)
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[Input(bytes: bytes)] = .some(opened)
+        }
+        return opened
     }
 }

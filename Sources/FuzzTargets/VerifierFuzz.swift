@@ -16,7 +16,15 @@ import ReceiptVerifier
 ///   one accepts what the other refuses, or both refuse at different steps (parse,
 ///   signature, chain), e.g. `signature-invalid/chain-invalid`;
 /// - `verifier-cache-difference`, `verifier-policy-difference`: see `VerifierPolicyChecks`.
+///
+/// Both of our verifications share one `SignatureCache`: the certificates of most
+/// inputs are the committed CA's (the custom mutator signs again with them), so each
+/// is parsed, and each chain signature checked, once per run; what is left per input
+/// is the signer's own RSA check (the second verification finds it in the cache).
+/// A hit needs the same bytes, so the verdicts are those of an uncached run.
+/// OpenSSL's side runs on every input.
 public enum VerifierFuzz {
+    public static let cache = SignatureCache()
     static let settings = ForgeSettings()
     static let root = CertificateAuthority.committed.root.certificate
     static let differential: VerifierDifferential = {
@@ -28,7 +36,7 @@ public enum VerifierFuzz {
     }()
     public static let validator = ReceiptValidator(
         anchors: differential.verifier.chainVerifier.anchors,
-        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip))
+        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip), cache: cache)
     public static let now = Date(timeIntervalSince1970: TimeInterval(settings.now))
 
     public static func fuzzOne(_ input: [UInt8]) {
@@ -37,7 +45,7 @@ public enum VerifierFuzz {
         if let finding = VerifierPolicyChecks.check(input, verdict: verdict, now: now) {
             fuzzFinding(finding.signature, finding.detail)
         }
-        let outcome = differential.compare(input, atSecondsSince1970: settings.creationDate)
+        let outcome = differential.compare(input, atSecondsSince1970: settings.creationDate, cache: cache)
         if case .difference(let what) = outcome.agreement {
             fuzzFinding("verifier-openssl-difference: \(outcome.signature)", what)
         }

@@ -5,23 +5,22 @@ import ReceiptVerifier
 
 /// The `verifier` target's checks beyond its validator's verdict, on inputs whose
 /// payload decoded:
-/// - `verifier-cache-difference`: a validator sharing a `SignatureCache` across inputs
-///   gives the same reason and detail as the one without (the cache only skips RSA
-///   operations it has seen succeed);
+/// - `verifier-cache-difference`: the target's validator, which shares a `SignatureCache`
+///   across inputs, gives the same reason and detail as a validator without one (the
+///   cache only skips RSA operations it has seen succeed);
 /// - `verifier-policy-difference`: the app-version and device-hash policies, which the
 ///   validator is not configured with, accept the receipt's own version and a device
 ///   whose hash it carries, and refuse another version and a hash one bit off.
 public enum VerifierPolicyChecks {
-    static let cache = SignatureCache()
-    static let cachedValidator = ReceiptValidator(
+    static let uncachedValidator = ReceiptValidator(
         anchors: VerifierFuzz.differential.verifier.chainVerifier.anchors,
-        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip), cache: cache)
+        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge", device: .skip))
 
     public static func check(_ input: [UInt8], verdict: Verdict, now: Date) -> (signature: String, detail: String)? {
         guard let receipt = verdict.receipt else { return nil }
-        let cached = cachedValidator.validate(input, now: now)
-        if cached.reason != verdict.reason || cached.detail != verdict.detail {
-            return ("verifier-cache-difference", "\(verdict.reason.rawValue) without the cache, \(cached.reason.rawValue) with it")
+        let uncached = uncachedValidator.validate(input, now: now)
+        if uncached.reason != verdict.reason || uncached.detail != verdict.detail {
+            return ("verifier-cache-difference", "\(uncached.reason.rawValue) without the cache, \(verdict.reason.rawValue) with it")
         }
         return policyFinding(receipt).map { ("verifier-policy-difference", $0) }
     }

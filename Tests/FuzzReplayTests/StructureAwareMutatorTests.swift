@@ -1,5 +1,5 @@
 import Foundation
-import FuzzTargets
+@testable import FuzzTargets
 import Receipt
 import ReceiptForge
 import ReceiptVerifier
@@ -87,5 +87,53 @@ final class StructureAwareMutatorTests: XCTestCase {
             }
         }
         XCTAssertEqual(size, 0, "inputs that do not parse are not crossed")
+    }
+
+    /// The mutator opens an input once: a cached opening is the opening itself (also
+    /// `nil` for bytes that do not open), and a full cache starts over, still right.
+    func testOpenedInputsAreCachedByTheirBytes() throws {
+        let payload = try XCTUnwrap(try PKCS7SignedData(bytes: Self.valid).payload)
+        let inputs = [Self.valid, payload, Array("not a receipt".utf8), Self.valid + [0]]
+        let cache = ParsedInputs(capacity: 3)
+        for _ in 0..<3 {
+            for input in inputs {
+                XCTAssertEqual(cache.receipt(input), MutableReceipt(bytes: input))
+            }
+        }
+        XCTAssertNotNil(cache.receipt(Self.valid))
+        XCTAssertNil(cache.receipt(Array("not a receipt".utf8)))
+    }
+
+    /// The `verifier` target shares one SignatureCache between its two verifications
+    /// and across inputs: on re-signed mutants and on broken copies of them, the
+    /// cached verdicts and the differential outcome are those of an uncached run, and
+    /// the chain's signatures are found in the cache.
+    func testTheVerifierTargetsCacheChangesNoVerdict() throws {
+        let uncached = ReceiptValidator(anchors: VerifierFuzz.validator.signedDataVerifier.chainVerifier.anchors,
+                                        options: ReceiptValidator.Options(bundleIdentifier: "com.example.receiptforge",
+                                                                          device: .skip))
+        let creation = VerifierFuzz.settings.creationDate
+        var inputs: [[UInt8]] = [Self.valid]
+        for seed in UInt32(1)...12 {
+            let mutant = mutate(Self.valid, seed: seed).output
+            inputs.append(mutant)
+            var broken = mutant
+            broken[broken.count - 10] ^= 0x01  // the signature's last bytes
+            inputs.append(broken)
+        }
+        let hitsBefore = VerifierFuzz.cache.statistics.hits
+        for (index, input) in inputs.enumerated() {
+            let cached = VerifierFuzz.validator.validate(input, now: VerifierFuzz.now)
+            let fresh = uncached.validate(input, now: VerifierFuzz.now)
+            XCTAssertEqual(cached.reason, fresh.reason, "input \(index)")
+            XCTAssertEqual(cached.detail, fresh.detail, "input \(index)")
+            let withCache = VerifierFuzz.differential.compare(input, atSecondsSince1970: creation, cache: VerifierFuzz.cache)
+            let without = VerifierFuzz.differential.compare(input, atSecondsSince1970: creation)
+            XCTAssertEqual(withCache.signature, without.signature, "input \(index)")
+            XCTAssertEqual(withCache.agreement, without.agreement, "input \(index)")
+            VerifierFuzz.fuzzOne(input)
+        }
+        XCTAssertGreaterThan(VerifierFuzz.cache.statistics.hits, hitsBefore + inputs.count,
+                             "the chain's signatures are checked once, then found")
     }
 }
