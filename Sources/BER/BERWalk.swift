@@ -91,14 +91,14 @@ extension BERReader {
                 let start = position
                 // The common case, a low tag number, decoded from the first two
                 // octets (and the length octets that follow, if long-form); a high
-                // tag number and end-of-contents (identifier 00) go through the full
-                // decoder, out of line.
+                // tag number and universal tag 0 (end-of-contents, 00, and the invalid
+                // constructed 20) go through the full decoder, out of line.
                 let pair = try read(2, at: &position, limit: limit, failing: .truncated)
                 let identifier = bytes[pair.lowerBound]
                 let lengthOctet = bytes[pair.lowerBound &+ 1]
                 let tag: BERTag
                 let optionalLength: Int?
-                if identifier & 0x1F != 0x1F && identifier != 0 {
+                if identifier & 0x1F != 0x1F && identifier & 0xDF != 0 {
                     tag = BERTag(BERTag.TagClass(topBits: identifier), UInt32(identifier & 0x1F),
                                  constructed: identifier & 0x20 != 0)
                     optionalLength = lengthOctet < 0x80
