@@ -159,9 +159,20 @@ extension BERError {
     @usableFromInline @inline(never)
     static func misplacedEndOfContents(_ header: BERReader.Header, at offset: Int) -> BERError {
         if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
-            return BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
+            return invalidEndOfContents(at: offset)
         }
         return BERError(.unexpectedEndOfContents, at: offset, "end-of-contents outside an indefinite-length element")
+    }
+
+    @usableFromInline @inline(never)
+    static func missingEndOfContents(at offset: Int) -> BERError {
+        BERError(.missingEndOfContents, at: offset, "indefinite-length element has no end-of-contents marker")
+    }
+
+    /// X.690 8.1.5: an end-of-contents marker is exactly two zero octets.
+    @usableFromInline @inline(never)
+    static func invalidEndOfContents(at offset: Int) -> BERError {
+        BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
     }
 
     @usableFromInline @inline(never)

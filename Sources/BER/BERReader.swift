@@ -9,8 +9,9 @@
 /// The reader never recurses on its own. The caller's code, mirroring the ASN.1
 /// module, decides how deep to go (`readConstructed`, which narrows this same
 /// reader to the element's contents and back, so descending costs no reference
-/// counting); the only input-driven walk, finding the end of an indefinite-length
-/// element, is an iterative scan capped by `BERRules.maximumDepth`.
+/// counting); the input-driven walks, finding the end of an indefinite-length
+/// element and `walk` (every element, in one pass), are iterative and capped by
+/// `BERRules.maximumDepth`.
 ///
 /// After a reader throws, its position is unspecified: callers stop using it.
 public struct BERReader: Sendable {
@@ -70,7 +71,7 @@ public struct BERReader: Sendable {
     /// indices; no slice is made, so the hot path does no reference counting
     /// (`bytes(in:)` makes the slice when a caller wants one). Every read goes
     /// through here: the mutating `read` for the reader's own position, a local
-    /// cursor for look-ahead (`peekTag`).
+    /// cursor for look-ahead (`peekTag`) and for the iterative `walk`.
     @inlinable @inline(__always)
     static func read(_ count: Int, at cursor: inout Int, limit: Int,
                      failing code: BERError.Code) throws(BERError) -> Range<Int> {
@@ -87,18 +88,6 @@ public struct BERReader: Sendable {
     @inlinable @inline(__always)
     mutating func read(_ count: Int, failing code: BERError.Code) throws(BERError) -> Range<Int> {
         try BERReader.read(count, at: &position, limit: limit, failing: code)
-    }
-
-    @inlinable @inline(__always)
-    mutating func readByte(failing code: BERError.Code = .truncated) throws(BERError) -> UInt8 {
-        byte(at: try read(1, failing: code).lowerBound)
-    }
-
-    /// The byte at an index `read(_:failing:)` has just returned, so already checked
-    /// against the reader's bounds; the unchecked access only skips checking twice.
-    @inlinable @inline(__always)
-    func byte(at index: Int) -> UInt8 {
-        storage.withUnsafeBufferPointer { $0[index &- storage.startIndex] }
     }
 
     // MARK: Identifier and length
@@ -122,33 +111,91 @@ public struct BERReader: Sendable {
     /// Reads an identifier and a length and applies every rule that concerns them.
     @inlinable @inline(__always)
     public mutating func readHeader() throws(BERError) -> Header {
-        let start = position
+        var cursor = position
+        let header = try BERReader.header(in: StorageBytes(storage), at: &cursor, limit: limit, rules: rules)
+        position = cursor
+        return header
+    }
+
+    /// The input's bytes by storage index, for the decoders below. Only indices that
+    /// `read(_:at:limit:failing:)` has just returned are looked up, so they are
+    /// already checked against the reader's bounds; the unchecked access only skips
+    /// checking twice.
+    @usableFromInline
+    protocol ByteSource {
+        subscript(index: Int) -> UInt8 { get }
+    }
+
+    /// The reader's storage, looked at one byte at a time (what `readHeader` and
+    /// `peekTag` use: no setup per header).
+    @usableFromInline
+    struct StorageBytes: ByteSource {
+        @usableFromInline let storage: ArraySlice<UInt8>
+
+        @inlinable @inline(__always)
+        init(_ storage: ArraySlice<UInt8>) { self.storage = storage }
+
+        @inlinable @inline(__always)
+        subscript(index: Int) -> UInt8 {
+            storage.withUnsafeBufferPointer { $0[index &- storage.startIndex] }
+        }
+    }
+
+    /// The reader's buffer seen once through `withUnsafeBufferPointer` (what `walk`
+    /// uses for a whole walk).
+    @usableFromInline
+    struct Bytes: ByteSource {
+        @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
+        @usableFromInline let base: Int
+
+        @inlinable @inline(__always)
+        init(_ buffer: UnsafeBufferPointer<UInt8>, base: Int) {
+            self.buffer = buffer
+            self.base = base
+        }
+
+        @inlinable @inline(__always)
+        subscript(index: Int) -> UInt8 { buffer[index &- base] }
+    }
+
+    /// Decodes the identifier and length at `cursor` (not past `limit`), applying
+    /// every rule that concerns them, and moves the cursor past them. The one header
+    /// decoder: `readHeader` and `walk` both use it.
+    @inlinable @inline(__always)
+    static func header<Source: ByteSource>(in bytes: Source, at cursor: inout Int, limit: Int,
+                       rules: BERRules) throws(BERError) -> Header {
+        let start = cursor
         // Every header has at least two octets. Fast path for the common case, a low
         // tag number (one identifier octet), decoded from those two without going back.
-        let pair = try read(2, failing: .truncated)
-        let identifier = byte(at: pair.lowerBound)
-        if identifier & 0x1F != 0x1F {
-            let tag = BERTag(BERTag.TagClass(topBits: identifier), UInt32(identifier & 0x1F),
-                             constructed: identifier & 0x20 != 0)
-            let lengthOctet = byte(at: pair.lowerBound &+ 1)
+        let pair = try read(2, at: &cursor, limit: limit, failing: .truncated)
+        let firstOctet = bytes[pair.lowerBound]
+        if firstOctet & 0x1F != 0x1F {
+            let tag = BERTag(BERTag.TagClass(topBits: firstOctet), UInt32(firstOctet & 0x1F),
+                             constructed: firstOctet & 0x20 != 0)
+            let lengthOctet = bytes[pair.lowerBound &+ 1]
             if lengthOctet < 0x80 {
                 return Header(tag: tag, length: Int(lengthOctet), offset: start, headerLength: 2)
             }
-            let length = try readLength(first: lengthOctet, at: pair.lowerBound &+ 1, tag: tag)
-            return Header(tag: tag, length: length, offset: start, headerLength: position &- start)
+            let length = try readLength(in: bytes, first: lengthOctet, at: pair.lowerBound &+ 1, tag: tag,
+                                        cursor: &cursor, limit: limit, rules: rules)
+            return Header(tag: tag, length: length, offset: start, headerLength: cursor &- start)
         }
-        position = start
-        let tag = try readIdentifier()
-        let lengthOffset = position
-        let first = try readByte()
-        let length = first < 0x80 ? Int(first) : try readLength(first: first, at: lengthOffset, tag: tag)
-        return Header(tag: tag, length: length, offset: start, headerLength: position &- start)
+        cursor = start
+        let tag = try BERReader.identifier(in: bytes, at: &cursor, limit: limit)
+        let lengthOffset = cursor
+        let first = bytes[try read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound]
+        let length = first < 0x80
+            ? Int(first)
+            : try readLength(in: bytes, first: first, at: lengthOffset, tag: tag,
+                             cursor: &cursor, limit: limit, rules: rules)
+        return Header(tag: tag, length: length, offset: start, headerLength: cursor &- start)
     }
 
     /// The rest of a length whose first octet `first` (at `lengthOffset`, already
     /// read) is 0x80 or more: nil for indefinite, else the long form's value.
     @inlinable @inline(__always)
-    mutating func readLength(first: UInt8, at lengthOffset: Int, tag: BERTag) throws(BERError) -> Int? {
+    static func readLength<Source: ByteSource>(in bytes: Source, first: UInt8, at lengthOffset: Int, tag: BERTag,
+                           cursor: inout Int, limit: Int, rules: BERRules) throws(BERError) -> Int? {
         if first == 0x80 {
             guard tag.isConstructed else {
                 throw BERError.invalidLength(.indefiniteLengthOnPrimitive, at: lengthOffset, tag: tag, octets: 0, value: 0)
@@ -162,36 +209,28 @@ public struct BERReader: Sendable {
         guard count <= BERRules.maximumLengthOctets else {
             throw BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
         }
-        let octets = try read(count, failing: .truncated)
+        let octets = try read(count, at: &cursor, limit: limit, failing: .truncated)
         var value: UInt64 = 0
         var index = octets.lowerBound
         while index != octets.upperBound {
-            value = value << 8 | UInt64(byte(at: index))
+            value = value << 8 | UInt64(bytes[index])
             index &+= 1
         }
         guard value <= UInt64(Int.max) else {
             throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
         }
         let exact = Int(truncatingIfNeeded: value)
-        if !rules.allowsNonMinimalLengths && (byte(at: octets.lowerBound) == 0 || exact < 0x80) {
+        if !rules.allowsNonMinimalLengths && (bytes[octets.lowerBound] == 0 || exact < 0x80) {
             throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
         }
         return exact
     }
 
-    @inlinable @inline(__always)
-    mutating func readIdentifier() throws(BERError) -> BERTag {
-        var cursor = position
-        let tag = try identifier(at: &cursor)
-        position = cursor
-        return tag
-    }
-
     /// Decodes the identifier at `cursor` and moves the cursor past it.
     @inlinable @inline(__always)
-    func identifier(at cursor: inout Int) throws(BERError) -> BERTag {
+    static func identifier<Source: ByteSource>(in bytes: Source, at cursor: inout Int, limit: Int) throws(BERError) -> BERTag {
         let start = cursor
-        let first = byte(at: try BERReader.read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound)
+        let first = bytes[try read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound]
         let tagClass = BERTag.TagClass(topBits: first)
         let constructed = first & 0x20 != 0
         var number = UInt32(first & 0x1F)
@@ -200,7 +239,7 @@ public struct BERReader: Sendable {
             var value: UInt64 = 0
             var digits = 0
             while true {
-                let octet = byte(at: try BERReader.read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound)
+                let octet = bytes[try read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound]
                 if digits == 0 && octet == 0x80 {
                     throw BERError.invalidTag(.nonMinimalTag, at: start, value: nil)
                 }
@@ -275,16 +314,14 @@ public struct BERReader: Sendable {
         var contentsEnd = contentsStart
         while open > 0 {
             if isAtEnd {
-                throw BERError(.missingEndOfContents, at: elementStart,
-                               "indefinite-length element has no end-of-contents marker")
+                throw BERError.missingEndOfContents(at: elementStart)
             }
             let markerStart = position
             let header = try readHeader()
             if header.tag.tagClass == .universal && header.tag.number == 0 {
                 // X.690 8.1.5: exactly two zero octets (not 00 81 00, not 20 00).
                 if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
-                    throw BERError(.invalidEndOfContents, at: markerStart,
-                                   "end-of-contents must be exactly 00 00")
+                    throw BERError.invalidEndOfContents(at: markerStart)
                 }
                 open -= 1
                 contentsEnd = markerStart
@@ -346,7 +383,7 @@ public struct BERReader: Sendable {
     public func peekTag() throws(BERError) -> BERTag? {
         if isAtEnd { return nil }
         var cursor = position
-        return try identifier(at: &cursor)
+        return try BERReader.identifier(in: StorageBytes(storage), at: &cursor, limit: limit)
     }
 
     /// Reads the next element and checks its tag.

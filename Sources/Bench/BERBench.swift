@@ -3,9 +3,16 @@ import Foundation
 import OpenSSLShim
 
 /// `scripts/bench ber`: a full walk (every element, descending into every
-/// constructed one, indefinite lengths included) of a real 5 KB receipt and of a
-/// forge-sized payload, by `BERReader` and by OpenSSL's `ASN1_get_object`, on the
-/// same bytes in the same run.
+/// constructed one, indefinite lengths included) of a real 5 KB receipt, an Xcode
+/// receipt with indefinite lengths and forge-shaped payloads, by `BERReader` and by
+/// OpenSSL's `ASN1_get_object`, on the same bytes in the same run.
+///
+/// Equal work on both sides: every element's tag, length and contents found, every
+/// check made. OpenSSL's side is `rf_asn1_walk` (its generic recursive walk, as
+/// `openssl asn1parse` does); ours is the generic walk `BERReader.walk` (iterative,
+/// indefinite lengths in one pass), and, for comparison, the schema-style walk that
+/// descends with `readExtent` + `withContents` (recursive; an indefinite element's
+/// end is scanned ahead before its contents are walked).
 func runBERBench(_ arguments: [String]) {
     let realReceiptsDirectory = arguments.first ?? "../shared/real-receipts/receipts"
     var inputs: [(String, [UInt8])] = []
@@ -25,46 +32,107 @@ func runBERBench(_ arguments: [String]) {
     inputs.append(("150 in-app payload (\(large.count) B)", large))
 
     print("BER walk: BERReader vs OpenSSL ASN1_get_object (same bytes, same run; best of 7 rounds)")
-    print(pad("input", 40) + pad("elements", 10, right: true) + pad("ours", 12, right: true)
-          + pad("OpenSSL", 12, right: true) + pad("speed-up", 10, right: true))
+    print("  walk: BERReader.walk (iterative, one pass); withContents: readExtent + withContents, recursive")
+    print(pad("input", 40) + pad("elements", 10, right: true) + pad("walk", 12, right: true)
+          + pad("withContents", 14, right: true) + pad("OpenSSL", 12, right: true)
+          + pad("walk ×", 9, right: true) + pad("wC ×", 9, right: true))
     for (name, bytes) in inputs {
-        let ours = try? walk(bytes)
+        // Checked once, untimed: both walks find the same extents, and as many
+        // elements as OpenSSL.
+        var ours: WalkSummary? = WalkSummary()
+        var nested: WalkSummary? = WalkSummary()
+        do { try walk(bytes) { ours?.add($0) } } catch { ours = nil }
+        do { try walkWithContents(bytes) { nested?.add($0) } } catch { nested = nil }
         let theirs = bytes.withUnsafeBufferPointer { rf_asn1_walk($0.baseAddress, $0.count) }
-        guard let ours, ours == theirs else {
-            print("\(name): element counts disagree (ours \(String(describing: ours)), OpenSSL \(theirs)); not timed")
+        guard let ours, let nested, ours.count == theirs, ours == nested else {
+            print("\(name): walks disagree (walk \(String(describing: ours)), withContents \(String(describing: nested)), "
+                  + "OpenSSL \(theirs) elements); not timed")
             continue
         }
-        let oursTime = nanosecondsPerCall { blackHole(try? walk(bytes)) }
+        // Timed: each side counts the elements it walks, nothing more (`rf_asn1_walk`
+        // does the same with what `ASN1_get_object` returns).
+        let oursTime = nanosecondsPerCall { blackHole(try? countByWalk(bytes)) }
+        let nestedTime = nanosecondsPerCall { blackHole(try? countByWithContents(bytes)) }
         let theirsTime = nanosecondsPerCall {
             blackHole(bytes.withUnsafeBufferPointer { rf_asn1_walk($0.baseAddress, $0.count) })
         }
-        print(pad(name, 40) + pad(String(ours), 10, right: true) + pad(formatDuration(oursTime), 12, right: true)
-              + pad(formatDuration(theirsTime), 12, right: true)
-              + pad(String(format: "%.2f×", theirsTime / oursTime), 10, right: true))
+        print(pad(name, 40) + pad(String(ours.count), 10, right: true) + pad(formatDuration(oursTime), 12, right: true)
+              + pad(formatDuration(nestedTime), 14, right: true) + pad(formatDuration(theirsTime), 12, right: true)
+              + pad(String(format: "%.2f×", theirsTime / oursTime), 9, right: true)
+              + pad(String(format: "%.2f×", theirsTime / nestedTime), 9, right: true))
     }
 }
 
-/// Counts every element, descending into constructed ones: the same walk as
-/// `rf_asn1_walk`, written as schema-driven code would be (extents, and
-/// `withContents` to descend).
-@inline(never)
-func walk(_ bytes: [UInt8]) throws(BERError) -> Int {
-    var reader = BERReader(bytes, rules: .ber)
-    return try countElements(&reader)
+/// What a walk found, to compare the walks: the element count and a sum over every
+/// element's tag, contents range and end (a sum, since `walk` visits an
+/// indefinite-length element after its children).
+struct WalkSummary: Equatable {
+    var count = 0
+    var checksum = 0
+
+    mutating func add(_ extent: BERExtent) {
+        count &+= 1
+        checksum &+= extent.contentsRange.lowerBound &* 3 &+ extent.contentsRange.upperBound &* 5
+            &+ extent.end &* 7 &+ Int(extent.tag.number) &* 11
+            &+ (extent.tag.isConstructed ? 13 : 0) &+ Int(extent.tag.tagClass.rawValue) &* 17
+    }
 }
 
-func countElements(_ reader: inout BERReader) throws(BERError) -> Int {
+/// The timed bodies: count the elements (the visitor written in place, so it is
+/// inlined into the walk as a caller's code would be).
+@inline(never)
+func countByWalk(_ bytes: [UInt8]) throws(BERError) -> Int {
+    var reader = BERReader(bytes, rules: .ber)
     var count = 0
+    try reader.walk { (_) throws(BERError) in count &+= 1 }
+    return count
+}
+
+@inline(never)
+func countByWithContents(_ bytes: [UInt8]) throws(BERError) -> Int {
+    var reader = BERReader(bytes, rules: .ber)
+    var count = 0
+    try countDescending(&reader, &count)
+    return count
+}
+
+func countDescending(_ reader: inout BERReader, _ count: inout Int) throws(BERError) {
     while !reader.isAtEnd {
         let extent = try reader.readExtent()
-        count += 1
+        count &+= 1
         if extent.tag.isConstructed {
-            count += try reader.withContents(of: extent) { (inner: inout BERReader) throws(BERError) -> Int in
-                try countElements(&inner)
+            try reader.withContents(of: extent) { (inner: inout BERReader) throws(BERError) in
+                try countDescending(&inner, &count)
             }
         }
     }
-    return count
+}
+
+/// Every element, with the generic iterative walk.
+
+func walk(_ bytes: [UInt8], _ visit: (BERExtent) -> Void) throws(BERError) {
+    var reader = BERReader(bytes, rules: .ber)
+    try reader.walk { (extent) throws(BERError) in visit(extent) }
+}
+
+/// Every element, written as schema-driven code would be (extents, and
+/// `withContents` to descend).
+
+func walkWithContents(_ bytes: [UInt8], _ visit: (BERExtent) -> Void) throws(BERError) {
+    var reader = BERReader(bytes, rules: .ber)
+    try descend(&reader, visit)
+}
+
+func descend(_ reader: inout BERReader, _ visit: (BERExtent) -> Void) throws(BERError) {
+    while !reader.isAtEnd {
+        let extent = try reader.readExtent()
+        visit(extent)
+        if extent.tag.isConstructed {
+            try reader.withContents(of: extent) { (inner: inout BERReader) throws(BERError) in
+                try descend(&inner, visit)
+            }
+        }
+    }
 }
 
 /// A receipt-shaped payload: a SET of attributes, the values DER-wrapped in
