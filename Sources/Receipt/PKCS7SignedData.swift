@@ -249,7 +249,7 @@ public struct PKCS7SignedData: Hashable, Sendable {
             var signedAttributes: [UInt8]?
             if try fields.peekTag() == .context(0) {
                 signedAttributes = try withBERPath("signedAttrs") { () throws(BERError) in
-                    Array(try fields.readElement().encodedBytes)
+                    try readAttributes(&fields, .context(0))
                 }
             }
             let signatureAlgorithm = try withBERPath("signatureAlgorithm") { () throws(BERError) in
@@ -259,12 +259,43 @@ public struct PKCS7SignedData: Hashable, Sendable {
             var unsignedAttributes: [UInt8]?
             if try fields.peekTag() == .context(1) {
                 unsignedAttributes = try withBERPath("unsignedAttrs") { () throws(BERError) in
-                    Array(try fields.readElement().encodedBytes)
+                    try readAttributes(&fields, .context(1))
                 }
             }
             return SignerInfo(version: version, signerIdentifier: signerIdentifier, digestAlgorithm: digestAlgorithm,
                               signedAttributes: signedAttributes, signatureAlgorithm: signatureAlgorithm,
                               signature: signature, unsignedAttributes: unsignedAttributes)
         }
+    }
+
+    /// Most attributes in one signedAttrs or unsignedAttrs: bounds a hostile list.
+    static let maximumAttributeCount = 64
+
+    /// A `[0]`/`[1] IMPLICIT SET OF Attribute` (`Attribute ::= SEQUENCE { attrType OID,
+    /// attrValues SET OF AttributeValue }`), returned as received. Every value must be
+    /// a well-formed element, as in d2i_PKCS7: a signer whose attributes do not parse
+    /// is malformed, refused here, not later when the signer is looked for.
+    static func readAttributes(_ fields: inout BERReader, _ tag: BERTag) throws(BERError) -> [UInt8] {
+        var check = fields
+        try check.readConstructed(tag) { (set: inout BERReader) throws(BERError) in
+            var index = 0
+            while !set.isAtEnd {
+                guard index < maximumAttributeCount else {
+                    throw BERError(.unexpectedTag, at: set.offset, "more than \(maximumAttributeCount) attributes")
+                }
+                try withBERPath("[\(index)]") { () throws(BERError) in
+                    try set.readSequence { (attribute: inout BERReader) throws(BERError) in
+                        _ = try withBERPath("attrType") { () throws(BERError) in try attribute.readObjectIdentifier() }
+                        try withBERPath("attrValues") { () throws(BERError) in
+                            try attribute.readConstructed(.set) { (values: inout BERReader) throws(BERError) in
+                                while !values.isAtEnd { _ = try values.readElement() }
+                            }
+                        }
+                    }
+                }
+                index += 1
+            }
+        }
+        return Array(try fields.readElement(tag).encodedBytes)
     }
 }

@@ -3,7 +3,7 @@ import ReceiptForge
 import Foundation
 import FuzzTargets
 import OpenSSLShim
-import Receipt
+@testable import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
@@ -156,6 +156,41 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertTrue(try null.readAlgorithmIdentifier().hasNullParameters)
         var sequence = BERReader([0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x30, 0x00], rules: .ber)
         XCTAssertEqual(try sequence.readAlgorithmIdentifier().parameters, [0x30, 0x00], "other parameters stay raw")
+    }
+
+    /// verifier-openssl-difference: untrusted-chain/unparseable (issue 15's with/without
+    /// comparison, byte mutation, after 585 s): an smimeCapabilities signed attribute
+    /// whose value starts `d0 8c`, a header with twelve length octets. d2i_PKCS7 parses
+    /// every attribute value and refuses it; we kept signedAttrs as raw bytes, looked for
+    /// the signer first and blamed the chain. Attributes (signed and unsigned) are now
+    /// read as SET OF SEQUENCE { OID, SET OF element } when the SignerInfo is parsed.
+    func testASignedAttributeValueThatDoesNotParseIsMalformed() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/0580e97fc5e475e59c35c9c071d7b2efa548d108")
+        let bytes = Array(try Data(contentsOf: corpus))
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+        XCTAssertEqual(outcome.openSSL, .unparseable)
+        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
+        XCTAssertTrue(outcome.ours.detail.contains("signedAttrs"), outcome.ours.detail)
+        XCTAssertEqual(outcome.agreement, .agree)
+        VerifierFuzz.fuzzOne(bytes)
+        // Well-formed attributes of any type still parse; an attribute without its SET
+        // of values, or a value cut short or with an impossible length, does not.
+        let digest: [UInt8] = [0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00]
+        func signerInfo(_ attributes: [UInt8]) -> [UInt8] {
+            let contents: [UInt8] = [0x02, 0x01, 0x01, 0x80, 0x01, 0x07] + digest + attributes + digest + [0x04, 0x01, 0x00]
+            return [0x30, UInt8(contents.count)] + contents
+        }
+        let good: [UInt8] = [0xA0, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x04, 0x03, 0x31, 0x03, 0x0C, 0x01, 0x41]
+        var reader = BERReader(signerInfo(good), rules: .ber)
+        XCTAssertEqual(try PKCS7SignedData.parseSignerInfo(&reader).signedAttributes, good)
+        for bad: [UInt8] in [[0xA0, 0x07, 0x30, 0x05, 0x06, 0x03, 0x55, 0x04, 0x03],
+                             [0xA0, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x04, 0x03, 0x31, 0x03, 0x0C, 0x02, 0x41],
+                             [0xA0, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x04, 0x03, 0x31, 0x03, 0xD0, 0x8C, 0x41]] {
+            var reader = BERReader(signerInfo(bad), rules: .ber)
+            XCTAssertThrowsError(try PKCS7SignedData.parseSignerInfo(&reader), "\(bad)")
+        }
     }
 
     /// The node at `path` (child indices from `root`).
