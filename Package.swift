@@ -102,7 +102,7 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BERFuzzTarget", "BigNum", "FuzzSupport", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
+            dependencies: ["BER", "BERFuzzTarget", "BigNum", "BigNumFuzzTarget", "FuzzSupport", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
                            .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         // The driver, and the `ber` target on its own: fuzz-ber links BER and swift-asn1
@@ -110,7 +110,9 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["FileAccess"]),
         .target(name: "BERFuzzTarget", dependencies: ["BER", "FuzzSupport", .product(name: "SwiftASN1", package: "swift-asn1")]),
         .executableTarget(name: "FuzzBER", dependencies: ["BERFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/ber"),
-        .executableTarget(name: "FuzzBigNum", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/bignum"),
+        // The `bignum` target on its own too: BigNum and the OpenSSL shim only.
+        .target(name: "BigNumFuzzTarget", dependencies: ["BigNum", "FuzzSupport", "OpenSSLShim"]),
+        .executableTarget(name: "FuzzBigNum", dependencies: ["BigNumFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/bignum"),
         // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
         .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"]),
         .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/verifier"),

@@ -106,18 +106,29 @@ public struct BERDump: Sendable {
     }
 
     static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
-        let digits: [Character] = Array("0123456789ABCDEF")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            var index = 0
+            for byte in bytes {
+                text[index] = hexDigit(byte >> 4)
+                text[index + 1] = hexDigit(byte & 0xF)
+                index += 2
+            }
+            return index
         }
-        return text
     }
 
+    /// The ASCII code of an upper-case hex digit for `value` (0…15).
+    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x37 + value }
+
     static func quoted(_ text: String) -> String {
-        var out = "\""
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// Appends `text` as a JSON string literal (quotes, escapes) to `out`.
+    static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -134,7 +145,7 @@ public struct BERDump: Sendable {
                 }
             }
         }
-        return out + "\""
+        out += "\""
     }
 
     // MARK: Rendering
@@ -177,30 +188,57 @@ public struct BERDump: Sendable {
     /// an object with offset, depth, headerLength, length (null = indefinite),
     /// class, number, name, constructed, value (primitives) and children.
     public var json: String {
-        func object(_ node: Node) -> String {
-            var fields: [String] = [
-                "\"offset\":\(node.offset)",
-                "\"depth\":\(node.depth)",
-                "\"headerLength\":\(node.headerLength)",
-                "\"length\":" + (node.length.map(String.init) ?? "null"),
-                "\"indefinite\":\(node.length == nil)",
-                "\"class\":\"\(BERDump.className(node.tag.tagClass))\"",
-                "\"number\":\(node.tag.number)",
-                "\"name\":" + BERDump.quoted(node.tag.description),
-                "\"constructed\":\(node.tag.isConstructed)",
-            ]
-            if let value = node.value { fields.append("\"value\":" + BERDump.quoted(value)) }
-            if !node.children.isEmpty || node.tag.isConstructed {
-                fields.append("\"children\":[" + node.children.map(object).joined(separator: ",") + "]")
-            }
-            return "{" + fields.joined(separator: ",") + "}"
+        var out = "{\"elements\":["
+        out.reserveCapacity(256)
+        for (index, node) in nodes.enumerated() {
+            if index > 0 { out += "," }
+            BERDump.appendJSON(node, to: &out)
         }
-        var errorJSON = "null"
+        out += "],\"error\":"
         if let error {
-            errorJSON = "{\"code\":\"\(error.code.rawValue)\",\"offset\":\(error.offset),"
-                + "\"path\":" + BERDump.quoted(error.pathDescription) + ",\"reason\":" + BERDump.quoted(error.reason) + "}"
+            out += "{\"code\":\"\(error.code.rawValue)\",\"offset\":\(error.offset),\"path\":"
+            BERDump.appendQuoted(error.pathDescription, to: &out)
+            out += ",\"reason\":"
+            BERDump.appendQuoted(error.reason, to: &out)
+            out += "}"
+        } else {
+            out += "null"
         }
-        return "{\"elements\":[" + nodes.map(object).joined(separator: ",") + "],\"error\":" + errorJSON + "}\n"
+        return out + "}\n"
+    }
+
+    /// One element of `json`, written into `out` (one string for the whole dump:
+    /// no array of fields or of children per element).
+    static func appendJSON(_ node: Node, to out: inout String) {
+        out += "{\"offset\":"
+        out += String(node.offset)
+        out += ",\"depth\":"
+        out += String(node.depth)
+        out += ",\"headerLength\":"
+        out += String(node.headerLength)
+        out += ",\"length\":"
+        out += node.length.map(String.init) ?? "null"
+        out += node.length == nil ? ",\"indefinite\":true" : ",\"indefinite\":false"
+        out += ",\"class\":\""
+        out += className(node.tag.tagClass)
+        out += "\",\"number\":"
+        out += String(node.tag.number)
+        out += ",\"name\":"
+        appendQuoted(node.tag.description, to: &out)
+        out += node.tag.isConstructed ? ",\"constructed\":true" : ",\"constructed\":false"
+        if let value = node.value {
+            out += ",\"value\":"
+            appendQuoted(value, to: &out)
+        }
+        if !node.children.isEmpty || node.tag.isConstructed {
+            out += ",\"children\":["
+            for (index, child) in node.children.enumerated() {
+                if index > 0 { out += "," }
+                appendJSON(child, to: &out)
+            }
+            out += "]"
+        }
+        out += "}"
     }
 
     static func className(_ tagClass: BERTag.TagClass) -> String {

@@ -89,14 +89,16 @@ public enum BERFuzz {
         }
     }
 
+    /// The (constructed, primitive) length forms of `checkBERWriterRoundTrip`.
+    static let writerLengthForms: [(BERWriter.LengthForm, BERWriter.LengthForm)] = [
+        (.indefinite, .minimal), (.longForm(octets: 4), .longForm(octets: 2)), (.indefinite, .longForm(octets: 8)),
+    ]
+
     /// `ber-writer-roundtrip-difference`: a tree written with BER length forms (indefinite
     /// or long-form constructed lengths, long-form primitive ones; which, from the input's
     /// size) reads back in BER rules as the same tree.
     static func checkBERWriterRoundTrip(_ tree: BERNode, _ input: [UInt8]) {
-        let forms: [(BERWriter.LengthForm, BERWriter.LengthForm)] = [
-            (.indefinite, .minimal), (.longForm(octets: 4), .longForm(octets: 2)), (.indefinite, .longForm(octets: 8)),
-        ]
-        let (constructed, primitive) = forms[input.count % forms.count]
+        let (constructed, primitive) = writerLengthForms[input.count % writerLengthForms.count]
         var writer = BERWriter(constructedLengthForm: constructed, primitiveLengthForm: primitive)
         tree.encode(into: &writer)
         guard let again = try? BERNode.parse(writer.bytes, rules: berRules), again == tree else {

@@ -39,7 +39,8 @@ public enum Base64URL {
     }
 
     public static func decode<Text: StringProtocol>(_ text: Text) throws(DecodingError) -> [UInt8] {
-        let input = Array(text.utf8)
+        // One copy of contiguous UTF-8 (a String or Substring), not byte by byte.
+        let input = text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)
         if input.count % 4 == 1 {
             throw DecodingError(offset: input.count, reason: "length \(input.count) is 1 more than a multiple of 4")
         }

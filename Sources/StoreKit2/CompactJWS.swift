@@ -40,9 +40,19 @@ public struct CompactJWS: Sendable, Hashable {
 
     /// Encodes the parts; `signature` is computed over the returned value's `signingInput`.
     public init(header: [UInt8], payload: [UInt8], signature: [UInt8]) {
-        let text = Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
-        // The encoder's output always parses.
-        try! self.init(text)
+        // The parts are the bytes just encoded, so the text is not decoded again
+        // (decode(encode(x)) == x is tested, and fuzzed by the `jws` target).
+        let encodedHeader = Base64URL.encode(header), encodedPayload = Base64URL.encode(payload)
+        let text = encodedHeader + "." + encodedPayload + "." + Base64URL.encode(signature)
+        let utf8 = text.utf8
+        let firstDot = utf8.index(utf8.startIndex, offsetBy: encodedHeader.utf8.count)
+        let secondDot = utf8.index(firstDot, offsetBy: 1 + encodedPayload.utf8.count)
+        self.encodedHeader = text[..<firstDot]
+        self.encodedPayload = text[utf8.index(after: firstDot)..<secondDot]
+        self.encodedSignature = text[utf8.index(after: secondDot)...]
+        self.header = header
+        self.payload = payload
+        self.signature = signature
     }
 
     /// The signing input for `header` and `payload` before a signature exists.

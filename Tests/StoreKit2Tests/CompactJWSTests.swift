@@ -56,7 +56,16 @@ final class CompactJWSTests: XCTestCase {
             XCTAssertEqual(compact.serialized, minted.jws)
             XCTAssertEqual(CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature).serialized,
                            minted.jws, minted.jwsCase.id)
+            // Built from parts (no decode), it equals the parse of its text, part by part.
+            let built = CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature)
+            XCTAssertEqual(built, compact, minted.jwsCase.id)
+            XCTAssertEqual([built.encodedHeader, built.encodedPayload, built.encodedSignature],
+                           [compact.encodedHeader, compact.encodedPayload, compact.encodedSignature], minted.jwsCase.id)
         }
+        // Empty parts: the dots stay where they are.
+        let empty = CompactJWS(header: [], payload: [0xFF], signature: [])
+        XCTAssertEqual(empty, try CompactJWS("._w."))
+        XCTAssertEqual(empty.encodedPayload, "_w")
     }
 
     /// Payload models decode what the forge encodes, and Xcode's float dates.

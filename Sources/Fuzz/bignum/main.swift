@@ -1,3 +1,4 @@
-import FuzzTargets
+import BigNumFuzzTarget
+import FuzzSupport
 
 runFuzzTarget("bignum", BigNumFuzz.fuzzOne)

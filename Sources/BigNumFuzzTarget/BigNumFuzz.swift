@@ -1,4 +1,5 @@
 import BigNum
+import FuzzSupport
 import OpenSSLShim
 
 /// Fuzz target `bignum`: every kernel's scalar and SIMD paths on fuzzer-chosen
@@ -238,10 +239,11 @@ public enum BigNumFuzz {
         // OpenSSL per lane: ⌊a·b / 2^shift⌋ with BN_mul and BN_rshift, then + c.
         for lane in 0..<2 {
             func laneBytes(_ v: [SIMD2<UInt32>]) -> [UInt8] {
-                v.reversed().flatMap { word -> [UInt8] in
-                    let w = word[lane]
-                    return [UInt8(w >> 24), UInt8(truncatingIfNeeded: w >> 16), UInt8(truncatingIfNeeded: w >> 8),
-                            UInt8(truncatingIfNeeded: w)]
+                [UInt8](unsafeUninitializedCapacity: 4 * v.count) { bytes, count in
+                    for (index, word) in v.reversed().enumerated() {
+                        UnsafeMutableRawBufferPointer(bytes).storeBytes(of: word[lane].bigEndian, toByteOffset: 4 * index, as: UInt32.self)
+                    }
+                    count = 4 * v.count
                 }
             }
             var product = [UInt8](repeating: 0, count: 8 * words)
@@ -266,8 +268,15 @@ public enum BigNumFuzz {
         }
     }
 
+    /// The limbs as big-endian bytes (the harness's own conversion, independent of
+    /// BigNum's loaders; one allocation).
     static func bigEndian(_ limbs: [UInt64]) -> [UInt8] {
-        limbs.reversed().flatMap { limb in (0..<8).reversed().map { UInt8(truncatingIfNeeded: limb >> (8 * $0)) } }
+        [UInt8](unsafeUninitializedCapacity: 8 * limbs.count) { bytes, count in
+            for (index, limb) in limbs.reversed().enumerated() {
+                UnsafeMutableRawBufferPointer(bytes).storeBytes(of: limb.bigEndian, toByteOffset: 8 * index, as: UInt64.self)
+            }
+            count = 8 * limbs.count
+        }
     }
 }
 
@@ -286,8 +295,15 @@ struct FuzzBytes {
 
     mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in byte() } }
     mutating func uint16() -> UInt16 { UInt16(byte()) << 8 | UInt16(byte()) }
-    mutating func uint32() -> UInt32 { (0..<4).reduce(0) { acc, _ in acc << 8 | UInt32(byte()) } }
+    mutating func uint32() -> UInt32 { UInt32(uint16()) << 16 | UInt32(uint16()) }
     mutating func limbs(_ count: Int) -> [UInt64] {
-        (0..<count).map { _ in (0..<8).reduce(0) { acc, _ in acc << 8 | UInt64(byte()) } }
+        [UInt64](unsafeUninitializedCapacity: count) { limbs, initialized in
+            for index in 0..<count {
+                var limb: UInt64 = 0
+                for _ in 0..<8 { limb = limb << 8 | UInt64(byte()) }
+                limbs[index] = limb
+            }
+            initialized = count
+        }
     }
 }
