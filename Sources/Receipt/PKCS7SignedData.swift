@@ -268,33 +268,13 @@ public struct PKCS7SignedData: Hashable, Sendable {
         }
     }
 
-    /// Most attributes in one signedAttrs or unsignedAttrs: bounds a hostile list.
-    static let maximumAttributeCount = 64
-
-    /// A `[0]`/`[1] IMPLICIT SET OF Attribute` (`Attribute ::= SEQUENCE { attrType OID,
-    /// attrValues SET OF AttributeValue }`), returned as received. Every value must be
-    /// a well-formed element, as in d2i_PKCS7: a signer whose attributes do not parse
-    /// is malformed, refused here, not later when the signer is looked for.
+    /// A `[0]`/`[1]` attribute list, returned as received. Every value must be a
+    /// well-formed element, as in d2i_PKCS7: a signer whose attributes do not parse is
+    /// malformed, refused here, not later when the signer is looked for.
     static func readAttributes(_ fields: inout BERReader, _ tag: BERTag) throws(BERError) -> [UInt8] {
         var check = fields
-        try check.readConstructed(tag) { (set: inout BERReader) throws(BERError) in
-            var index = 0
-            while !set.isAtEnd {
-                guard index < maximumAttributeCount else {
-                    throw BERError(.unexpectedTag, at: set.offset, "more than \(maximumAttributeCount) attributes")
-                }
-                try withBERPath("[\(index)]") { () throws(BERError) in
-                    try set.readSequence { (attribute: inout BERReader) throws(BERError) in
-                        _ = try withBERPath("attrType") { () throws(BERError) in try attribute.readObjectIdentifier() }
-                        try withBERPath("attrValues") { () throws(BERError) in
-                            try attribute.readConstructed(.set) { (values: inout BERReader) throws(BERError) in
-                                while !values.isAtEnd { _ = try values.readElement() }
-                            }
-                        }
-                    }
-                }
-                index += 1
-            }
+        try CMSAttributes.forEach(&check, tag) { (_, values: inout BERReader, _) throws(BERError) in
+            while !values.isAtEnd { _ = try values.readElement() }
         }
         return Array(try fields.readElement(tag).encodedBytes)
     }

@@ -1,12 +1,10 @@
 import BER
+import Receipt
 
 /// CMS signed attributes (RFC 5652 §5.3, §11.2). Receipts carry none; a SignerInfo
 /// that has them signs the attributes, and the `messageDigest` attribute binds them
 /// to the payload.
 enum SignedAttributes {
-    /// Most attributes read: bounds the work of a hostile attribute list.
-    static let maximumCount = 64
-
     /// The bytes the signature covers: the attributes as received, with the `[0]`
     /// IMPLICIT tag replaced by SET (0x31), never a re-encoding (RFC 5652 §5.4).
     static func signedBytes(_ attributes: [UInt8]) -> [UInt8] {
@@ -22,36 +20,20 @@ enum SignedAttributes {
         Result { () throws(BERError) -> ArraySlice<UInt8> in
             var reader = BERReader(attributes, rules: .ber)
             var digests: [(ArraySlice<UInt8>, offset: Int)] = []
-            try reader.readConstructed(.context(0)) { (set: inout BERReader) throws(BERError) in
-                var index = 0
-                while !set.isAtEnd {
-                    let offset = set.offset
-                    guard index < maximumCount else {
-                        throw BERError(.unexpectedTag, at: offset, "more than \(maximumCount) signed attributes")
+            try CMSAttributes.forEach(&reader, .context(0)) { (type, values: inout BERReader, offset) throws(BERError) in
+                var found: [ArraySlice<UInt8>] = []
+                while !values.isAtEnd {
+                    if type == .messageDigest {
+                        found.append(try values.readOctetString())
+                    } else {
+                        _ = try values.readElement()
                     }
-                    try withBERPath("[\(index)]") { () throws(BERError) in
-                        try set.readSequence { (attribute: inout BERReader) throws(BERError) in
-                            let type = try attribute.readObjectIdentifier()
-                            let values = try attribute.readSet { (values: inout BERReader) throws(BERError) -> [ArraySlice<UInt8>] in
-                                var found: [ArraySlice<UInt8>] = []
-                                while !values.isAtEnd {
-                                    if type == .messageDigest {
-                                        found.append(try values.readOctetString())
-                                    } else {
-                                        _ = try values.readElement()
-                                    }
-                                }
-                                return found
-                            }
-                            if type == .messageDigest {
-                                guard values.count == 1 else {
-                                    throw BERError(.unexpectedTag, at: offset, "messageDigest must have exactly one value, has \(values.count)")
-                                }
-                                digests.append((values[0], offset))
-                            }
-                        }
+                }
+                if type == .messageDigest {
+                    guard found.count == 1 else {
+                        throw BERError(.unexpectedTag, at: offset, "messageDigest must have exactly one value, has \(found.count)")
                     }
-                    index += 1
+                    digests.append((found[0], offset))
                 }
             }
             try reader.finish()
