@@ -44,6 +44,6 @@ extension BigNum.Kernels.ADX {
 
     @inline(__always)
     static func checkAvailable() {
-        precondition(BigNum.Path.adx.isAvailable, "Kernels.ADX: this CPU lacks adx (it has: \(BigNum.Path.available.map(\.rawValue).joined(separator: ", ")))")
+        precondition(BigNum.Path.adx.isAvailable, "Kernels.ADX: \(BigNum.Path.adx.lackedDescription)")
     }
 }

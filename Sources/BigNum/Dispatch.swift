@@ -23,11 +23,10 @@ extension BigNum {
         case unavailable(Path)
 
         public var description: String {
-            let names = Path.allCases.map(\.rawValue).joined(separator: ", ")
-            let have = Path.available.map(\.rawValue).joined(separator: ", ")
             switch self {
-            case .unknown(let name): return "BIGNUM_PATH=\(name): unknown path; expected one of \(names)"
-            case .unavailable(let path): return "BIGNUM_PATH=\(path.rawValue): this CPU lacks \(path.rawValue) (it has: \(have))"
+            case .unknown(let name):
+                return "BIGNUM_PATH=\(name): unknown path; expected one of \(Path.allCases.map(\.rawValue).joined(separator: ", "))"
+            case .unavailable(let path): return "BIGNUM_PATH=\(path.rawValue): \(path.lackedDescription)"
             }
         }
     }

@@ -21,6 +21,11 @@ extension BigNum.Path {
     /// The paths this CPU can run, narrowest first.
     public static var available: [BigNum.Path] { allCases.filter(\.isAvailable) }
 
+    /// Why this path cannot run here: "this CPU lacks avx512 (it has: scalar, sse2, avx2)".
+    public var lackedDescription: String {
+        "this CPU lacks \(rawValue) (it has: \(BigNum.Path.available.map(\.rawValue).joined(separator: ", ")))"
+    }
+
     /// Whether the Montgomery kernels of this path are the C ones (`Kernels.Wide`).
     public var isWide: Bool { self == .avx2 || self == .avx512 || self == .ifma }
 }
@@ -69,7 +74,7 @@ extension BigNum.Kernels.Wide {
 
     static func checkLevel(_ level: BigNum.Path) {
         precondition(level.isWide, "Kernels.Wide: \(level) is not a wide level (avx2, avx512, ifma)")
-        precondition(level.isAvailable, "Kernels.Wide: this CPU lacks \(level) (it has: \(BigNum.Path.available.map(\.rawValue).joined(separator: ", ")))")
+        precondition(level.isAvailable, "Kernels.Wide: \(level.lackedDescription)")
     }
 
     // MARK: Digit form, for exponentiation (convert once, multiply many times)
