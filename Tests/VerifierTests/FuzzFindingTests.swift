@@ -11,6 +11,11 @@ import XCTest
 /// Findings of the `verifier` and `x509` fuzz targets, each pinned by name (their
 /// reproducers also live in Corpus/, replayed by CorpusReplayTests).
 final class FuzzFindingTests: XCTestCase {
+    /// A committed fuzz input, `Corpus/<path>`.
+    static func corpusFile(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Corpus/\(path)")))
+    }
+
     static func openSSLParses(_ der: [UInt8]) -> Bool {
         var info = rf_x509_info()
         return der.withUnsafeBufferPointer { rf_x509_info_get($0.baseAddress, $0.count, &info) } == 1
@@ -39,9 +44,7 @@ final class FuzzFindingTests: XCTestCase {
     }
 
     func testCorpusReproducerOfTheVideotexFinding() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/4a57b80013bf7d2f97bd93b25fcfae43db7e4789")
-        let bytes = Array(try Data(contentsOf: corpus))
+        let bytes = try Self.corpusFile("x509/findings/4a57b80013bf7d2f97bd93b25fcfae43db7e4789")
         XCTAssertThrowsError(try Certificate(bytes, rules: .der))
         XCTAssertFalse(Self.openSSLParses(bytes))
         X509Fuzz.fuzzOne(bytes)
@@ -53,9 +56,7 @@ final class FuzzFindingTests: XCTestCase {
     /// refuses a malformed BIT STRING there. Unique identifiers are now read as BIT
     /// STRINGs. Both unique identifiers, well-formed and not:
     func testUniqueIdentifiersMustBeBitStrings() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/6c43af025f84a9ddab6902ecbeac86e3cbaee871")
-        let bytes = Array(try Data(contentsOf: corpus))
+        let bytes = try Self.corpusFile("x509/findings/6c43af025f84a9ddab6902ecbeac86e3cbaee871")
         XCTAssertThrowsError(try Certificate(bytes, rules: .der)) { error in
             XCTAssertEqual((error as? CertificateError)?.encodingCode, .invalidBitString)
             XCTAssertEqual((error as? CertificateError)?.pathDescription.hasSuffix("subjectUniqueID"), true,
@@ -96,9 +97,7 @@ final class FuzzFindingTests: XCTestCase {
             XCTAssertEqual(Self.openSSLParses(certificate), variant.valid, "d2i_X509: \(label)")
             X509Fuzz.fuzzOne(certificate)
         }
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/x509/findings/5cba0627af9f9aab99e3f19874852a1bae55b0e6")
-        X509Fuzz.fuzzOne(Array(try Data(contentsOf: corpus)))
+        X509Fuzz.fuzzOne(try Self.corpusFile("x509/findings/5cba0627af9f9aab99e3f19874852a1bae55b0e6"))
     }
 
     /// verifier-openssl-difference: untrusted-chain/unparseable (the corpus replay, once
@@ -107,9 +106,7 @@ final class FuzzFindingTests: XCTestCase {
     /// as CRLs; we kept the CRLs unparsed, found no signer and blamed the chain.
     /// Receipts carry no CRLs: they are now refused as malformed, before the signer.
     func testCRLsAreRefusedAsMalformed() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/85344b52603abd92e2e2a7cf966120fabc46b854")
-        let bytes = Array(try Data(contentsOf: corpus))
+        let bytes = try Self.corpusFile("verifier/findings/85344b52603abd92e2e2a7cf966120fabc46b854")
         let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
         let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
         XCTAssertEqual(outcome.openSSL, .unparseable)
@@ -137,9 +134,7 @@ final class FuzzFindingTests: XCTestCase {
     /// d2i_PKCS7 refuses a constructed NULL. AlgorithmIdentifier now refuses a constructed
     /// element of a primitive-only universal type, so both stop at the parse step.
     func testAConstructedNullInAnAlgorithmIdentifierIsMalformed() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/4523fd8e26b77d9189d3489efb25530e7481605d")
-        let bytes = Array(try Data(contentsOf: corpus))
+        let bytes = try Self.corpusFile("verifier/findings/4523fd8e26b77d9189d3489efb25530e7481605d")
         let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
         let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
         XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
@@ -165,9 +160,7 @@ final class FuzzFindingTests: XCTestCase {
     /// the signer first and blamed the chain. Attributes (signed and unsigned) are now
     /// read as SET OF SEQUENCE { OID, SET OF element } when the SignerInfo is parsed.
     func testASignedAttributeValueThatDoesNotParseIsMalformed() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/verifier/findings/0580e97fc5e475e59c35c9c071d7b2efa548d108")
-        let bytes = Array(try Data(contentsOf: corpus))
+        let bytes = try Self.corpusFile("verifier/findings/0580e97fc5e475e59c35c9c071d7b2efa548d108")
         let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
         let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
         XCTAssertEqual(outcome.openSSL, .unparseable)
