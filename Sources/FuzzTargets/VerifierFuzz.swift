@@ -21,7 +21,9 @@ import ReceiptVerifier
 /// inputs are the committed CA's (the custom mutator signs again with them), so each
 /// is parsed, and each chain signature checked, once per run; what is left per input
 /// is the signer's own RSA check (the second verification finds it in the cache).
-/// A hit needs the same bytes, so the verdicts are those of an uncached run.
+/// A hit needs the same bytes, so the verdicts are those of an uncached run, which
+/// `VerifierPolicyChecks` checks: on inputs whose payload decodes it validates once
+/// more without a cache, the one full-cost verification left per such input.
 /// OpenSSL's side runs on every input.
 public enum VerifierFuzz {
     public static let cache = SignatureCache()
