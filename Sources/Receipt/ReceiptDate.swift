@@ -61,8 +61,14 @@ public struct ReceiptDate: Hashable, Sendable, Comparable, CustomStringConvertib
             throw cursor.failure("date or time field out of range")
         }
         let local = ASN1Time(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        let instant = local.secondsSince1970 - Int64(offsetMinutes * 60)
+        // 0000-01-01T13:59:59+1400 is an instant in year -1: no RFC 3339 text in UTC
+        // (`utcText`) could name it. Every date kept here can be written back in UTC.
+        guard ReceiptDate.representableSeconds.contains(instant) else {
+            throw cursor.failure("the instant lies outside 0000-01-01T00:00:00Z…9999-12-31T23:59:59Z")
+        }
         self.text = String(decoding: cursor.bytes, as: UTF8.self)
-        self.secondsSince1970 = local.secondsSince1970 - Int64(offsetMinutes * 60)
+        self.secondsSince1970 = instant
         self.nanoseconds = nanoseconds
         self.utcOffsetMinutes = offsetMinutes
     }
@@ -73,9 +79,16 @@ public struct ReceiptDate: Hashable, Sendable, Comparable, CustomStringConvertib
         self = date
     }
 
+    /// The instants RFC 3339 can write in UTC: years 0000 to 9999.
+    public static let representableSeconds: ClosedRange<Int64> =
+        ASN1Time(year: 0, month: 1, day: 1).secondsSince1970
+            ... ASN1Time(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSince1970
+
     /// Formats an instant as `YYYY-MM-DDThh:mm:ss[.fff]Z`, or with a `±hhmm` offset
     /// (as Xcode receipts write it) when `utcOffsetMinutes` is not nil.
-    /// `fractionDigits` (0...9) digits of `nanoseconds` are written.
+    /// `fractionDigits` (0...9) digits of `nanoseconds` are written. An instant whose
+    /// year in that offset lies outside 0000–9999 gives text that the parser refuses
+    /// (the mutator writes such dates on purpose).
     public init(secondsSince1970: Int64, nanoseconds: Int = 0, fractionDigits: Int = 0, utcOffsetMinutes: Int? = nil) {
         precondition((0...9).contains(fractionDigits) && (0..<1_000_000_000).contains(nanoseconds))
         let offset = utcOffsetMinutes ?? 0

@@ -46,6 +46,30 @@ final class ReceiptDateTests: XCTestCase {
         }
     }
 
+    /// receipt-date-difference (scripts/fuzz-campaign receipt, 2026-11-23): a date in
+    /// year 0000 with a +14:00 offset is an instant in year -1, whose `utcText` came out
+    /// as "00-1-12-31T23:59:59Z". Such instants are refused at the parse now; the ends of
+    /// the range are kept.
+    func testInstantsOutsideYears0000To9999InUTCAreRefused() throws {
+        for text in ["0000-01-01T13:59:59.123456789+1400", "0000-01-01T00:00:00+0001",
+                     "9999-12-31T23:59:59-0001", "9999-12-31T10:00:00-14:00"] {
+            XCTAssertThrowsError(try ReceiptDate(rfc3339: Array(text.utf8), offset: 9), text) { error in
+                XCTAssertEqual((error as? BERError)?.code, .invalidTime, text)
+                XCTAssertEqual((error as? BERError)?.offset, 9, text)
+                XCTAssertTrue("\(error)".contains("outside 0000-01-01T00:00:00Z"), "\(error)")
+            }
+        }
+        for text in ["0000-01-01T00:00:00Z", "0000-01-01T14:00:00+1400", "9999-12-31T23:59:59Z",
+                     "9999-12-31T09:59:59-1400", "0000-01-01T00:00:00.5Z"] {
+            let date = try XCTUnwrap(ReceiptDate(text), text)
+            let utc = try XCTUnwrap(ReceiptDate(date.utcText), date.utcText)
+            XCTAssertEqual(utc.secondsSince1970, date.secondsSince1970, text)
+        }
+        XCTAssertEqual(ReceiptDate("0000-01-01T14:00:00+1400")?.utcText, "0000-01-01T00:00:00Z")
+        XCTAssertEqual(ReceiptDate.representableSeconds.lowerBound, -62_167_219_200)
+        XCTAssertEqual(ReceiptDate.representableSeconds.upperBound, 253_402_300_799)
+    }
+
     func testFormattingProducesParseableText() throws {
         let seconds: Int64 = 1_777_714_567
         XCTAssertEqual(ReceiptDate(secondsSince1970: seconds).text, "2026-05-02T09:36:07Z")

@@ -8,7 +8,7 @@ import ReceiptVerifier
 import TestSupport
 import XCTest
 
-/// Findings of the `verifier` and `x509` fuzz targets, each pinned by name (their
+/// Findings of the `verifier`, `x509` and `receipt` fuzz targets, each pinned by name (their
 /// reproducers also live in Corpus/, replayed by CorpusReplayTests).
 final class FuzzFindingTests: XCTestCase {
     /// A committed fuzz input, `Corpus/<path>`.
@@ -184,6 +184,26 @@ final class FuzzFindingTests: XCTestCase {
             var reader = BERReader(signerInfo(bad), rules: .ber)
             XCTAssertThrowsError(try PKCS7SignedData.parseSignerInfo(&reader), "\(bad)")
         }
+    }
+
+    /// receipt-date-difference (scripts/fuzz-campaign receipt, after about 4 CPU-minutes):
+    /// a bare payload whose original purchase date is `0000-01-01T13:59:59.123456789+1400`,
+    /// an instant in year -1. Its `utcText` came out as `00-1-12-31T23:59:59Z`, which no
+    /// parser reads. Dates whose instant lies outside years 0000–9999 in UTC are refused
+    /// now (`ReceiptDateTests`), so the payload is refused where the date lies, as a
+    /// date with a 13th month is.
+    func testAYear0000DateWithAPlus14OffsetIsRefusedWhereItLies() throws {
+        let bytes = try Self.corpusFile("receipt/findings/430a4d8de26c022f204b57904b1f452bc3ad4007")
+        XCTAssertThrowsError(try AppReceipt(decoding: bytes, rules: .ber)) { error in
+            let error = error as? BERError
+            XCTAssertEqual(error?.code, .invalidTime)
+            XCTAssertEqual(error?.offset, 12)
+            XCTAssertTrue("\(String(describing: error))".contains("attributes[0].value"), "\(String(describing: error))")
+        }
+        var fixed = bytes
+        fixed.replaceSubrange(12 + 2..<12 + 2 + 4, with: Array("2020".utf8))
+        XCTAssertEqual(try AppReceipt(decoding: fixed, rules: .ber).originalPurchaseDate?.utcText, "2019-12-31T23:59:59Z")
+        ReceiptFuzz.fuzzOne(bytes)
     }
 
     /// The node at `path` (child indices from `root`).
