@@ -1,10 +1,12 @@
 // Montgomery multiplication and squaring on 64-bit limbs with MULX (BMI2) and the
 // two independent carry chains of ADCX/ADOX (ADX), as OpenSSL's x86_64-mont does:
-// see CBigNumSIMD.h for the contract. The one hot loop, `acc += a·b` over four limbs
-// at a time, is inline assembly (compilers do not keep two carry chains in CF and OF
-// from intrinsics); the rest is C. Only called after rf_bn_cpu_levels() reported ADX
-// and BMI2. Squaring computes the cross products once, doubles them and adds the
-// diagonal (n(n−1)/2 + n products instead of n²), then the n² reduction products.
+// see CBigNumSIMD.h for the contract. The hot loops are inline assembly (compilers do
+// not keep two carry chains in CF and OF from intrinsics); the rest is C. For n a
+// multiple of 8 (RSA sizes) they run eight rows at a time with the accumulator window
+// in registers (add_mul_8, reduce_8, add_triangle_8); other n, one row at a time,
+// `acc += a·b` four limbs per pass (mul_add_row). Only called after rf_bn_cpu_levels()
+// reported ADX and BMI2. Squaring computes the cross products once, doubles them and
+// adds the diagonal (n(n−1)/2 + n products instead of n²), then the n² reduction products.
 #include "CBigNumSIMD.h"
 
 #if defined(__x86_64__)
@@ -212,8 +214,9 @@ static uint64_t reduce_8(uint64_t *t, const uint64_t *m, size_t n, uint64_t m0in
 /// an eight-limb block, for a squaring); returns the carry out of t[15] (0 or 1). The
 /// rows of add_mul_8 with the products l ≤ k left out: row k multiplies x_k by
 /// x[k + 1 ..< 8] only, so the window limbs below position k + 1 pass through
-/// unchanged, and the registers are renamed instead of moved (generated unrolled: the
-/// window's register for each position changes from row to row).
+/// unchanged, and the registers are renamed instead of moved (generated unrolled by
+/// scripts/generate-adx-triangle: the window's register for each position changes
+/// from row to row).
 __attribute__((target("adx,bmi2")))
 static uint64_t add_triangle_8(uint64_t *t, const uint64_t *x) {
     uint64_t c;
@@ -423,9 +426,8 @@ static void final_subtract(uint64_t *z, uint64_t *t, const uint64_t *m, size_t n
 }
 
 /// z = t·2^(−64n) mod m for t < 2^(64n)·m (2n + 1 limbs; overwritten):
-/// n reduction rows, then one conditional subtraction of m. (Two rows per pass, with
-/// the block of four limbs in registers between them, measured slower on the AMD
-/// EPYC this was written on: the rows' carry chains, not memory, set the pace.)
+/// n reduction rows — in blocks of eight (reduce_8) when 8 divides n, else one by
+/// one — then one conditional subtraction of m.
 __attribute__((target("adx,bmi2")))
 static void reduce(uint64_t *z, uint64_t *t, const uint64_t *m, uint64_t m0inv, size_t n) {
     if (n % 8 == 0) {
