@@ -45,7 +45,9 @@ extension BigNum {
         /// limbs, so where the CPU has it, it takes the Montgomery kernels, and AVX2
         /// only where it lacks ADX. `avx512` and `ifma` run the AVX2 kernels and are
         /// never chosen automatically. Rows other than adx's and mulShiftAdd's are from
-        /// the 2026-11-23 run before `adx` existed (later runs moved them only by noise).
+        /// the 2026-11-23 run before `adx` existed (later runs moved them only by noise);
+        /// avx2's mulShiftAdd row is from five runs (14:28–14:55 UTC) that timed the
+        /// final AVX2 kernel: the largest crossover printed, so it wins in every run.
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
@@ -62,7 +64,8 @@ extension BigNum {
             case (.sse2, .mulShiftAdd): return 4
             case (.avx2, .montgomeryMultiply): return 24
             case (.avx2, .montgomerySquare): return 32
-            case (_, _): return nil  // avx2 mulShiftAdd; avx512, ifma (they run the AVX2 kernels): see above
+            case (.avx2, .mulShiftAdd): return 6  // the final kernel (operands widened once): 3, 5, 6, 5, 4 in five runs
+            case (_, _): return nil  // avx512, ifma (they run the AVX2 kernels): see above
             }
         }
 

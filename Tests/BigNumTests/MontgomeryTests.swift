@@ -143,6 +143,37 @@ final class MontgomeryTests: XCTestCase {
         }
     }
 
+    /// R² mod m (R = 2^(64n)), computed by division on the normalized modulus, against
+    /// OpenSSL's 2^(128n) mod m: every bit length 2...130, the RSA sizes and moduli that
+    /// stress the quotient estimate (top limb all ones; top limb 2^63, the smallest
+    /// normalized one; just above a power of two).
+    func testRSquaredAgainstOpenSSL() throws {
+        var rng = DeterministicRandom(seed: 17)
+        var moduli: [[UInt64]] = (2...130).map { randomModulus(bits: $0, &rng) }
+        for bits in [511, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
+            let n = (bits + 63) / 64
+            moduli.append(randomModulus(bits: bits, &rng))
+            moduli.append(allOnes(bits))
+            var justAbove = [UInt64](repeating: 0, count: n)  // 2^(bits−1) + 1
+            justAbove[n - 1] = 1 << UInt64((bits - 1) % 64)
+            justAbove[0] |= 1
+            moduli.append(justAbove)
+            var topHeavy = rng.limbs(n)  // top limb 0xFF…F, the rest random
+            topHeavy[n - 1] = bits % 64 == 0 ? .max : (1 << UInt64(bits % 64)) - 1
+            topHeavy[0] |= 1
+            moduli.append(topHeavy)
+        }
+        for m in moduli {
+            let modulus = Array(bigEndian(m).drop(while: { $0 == 0 }))
+            let context = try BigNum.MontgomeryContext(modulus: modulus)
+            let n = context.limbCount
+            // 2^(128n) as an exponent of 2: big-endian bytes of 128n.
+            let exponent = [UInt8(truncatingIfNeeded: (128 * n) >> 8), UInt8(truncatingIfNeeded: 128 * n)]
+            let expected = limbs(bigEndian: OpenSSL.power([2], exponent, modulus), count: n)
+            XCTAssertEqual(context.rSquared, expected, "\(context.modulusBits) bits, modulus \(modulus.prefix(4))…")
+        }
+    }
+
     func testContextRejectsBadInput() {
         func error(_ body: () throws -> Void) -> BigNum.Error? {
             do { try body(); return nil } catch { return error as? BigNum.Error }

@@ -84,6 +84,21 @@ final class ChainTests: XCTestCase {
                 try chain.certificates.map { try Certificate($0) })
     }
 
+    /// A verifier computes its RSA anchors' Montgomery constants when it is built; a
+    /// receipt's own certificates get theirs on their first signature check.
+    func testAnchorsArePreparedWithTheVerifier() throws {
+        let chain = try XCTUnwrap(try RealChain.all().first { $0.certificates.count == 3 })
+        let anchor = try Certificate(chain.anchor)
+        let key = try XCTUnwrap(anchor.publicKey.rsa)
+        XCTAssertFalse(key.montgomery.isBuilt)
+        let verifier = ChainVerifier(anchors: [anchor])
+        XCTAssertTrue(key.montgomery.isBuilt)
+        let signer = try Certificate(chain.certificates[0]), intermediate = try Certificate(chain.certificates[1])
+        XCTAssertFalse(try XCTUnwrap(intermediate.publicKey.rsa).montgomery.isBuilt)
+        XCTAssertTrue(verifier.verify(signer, intermediates: [intermediate], at: chain.creationDate).isValid)
+        XCTAssertTrue(try XCTUnwrap(intermediate.publicKey.rsa).montgomery.isBuilt)
+    }
+
     func testCacheSkipsVerifiedPairs() throws {
         let (chain, verifier, signer, pool) = try appStoreChain()
         let cache = SignatureCache()

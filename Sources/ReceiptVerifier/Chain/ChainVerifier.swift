@@ -33,6 +33,9 @@ public struct ChainVerifier: Sendable {
         self.anchors = anchors
         self.policies = policies
         self.maximumChainLength = maximumChainLength
+        // The anchors' Montgomery constants (R² mod n) now, with the configuration,
+        // rather than in the first verification that reaches them.
+        for anchor in anchors { anchor.publicKey.rsa?.prepareMontgomeryContext() }
     }
 
     /// Verifies `signer` at `time` (for receipts: the receipt creation date).

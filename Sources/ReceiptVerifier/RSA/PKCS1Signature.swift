@@ -40,16 +40,31 @@ package enum PKCS1v15 {
         return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: paddingLength) + [0x00] + info
     }
 
-    /// Compares a recovered block (`s^e mod n`) with the expected encoding of `digest`.
+    /// Per algorithm, its DigestInfo up to the digest bytes: the DER prefix that every
+    /// digest of that algorithm shares (built once with `digestInfo`).
+    private static let digestInfoPrefixes: [DigestAlgorithm: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: DigestAlgorithm.allCases.map { algorithm in
+            let info = digestInfo([UInt8](repeating: 0, count: algorithm.digestLength), algorithm: algorithm)
+            return (algorithm, Array(info.dropLast(algorithm.digestLength)))
+        })
+
+    /// Compares a recovered block (`s^e mod n`) with the expected encoding of `digest`,
+    /// `encodedMessage(digest:algorithm:length:)`, byte for byte in place (every byte
+    /// of the block is checked; nothing in it is parsed).
     static func check(recovered: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm) -> SignatureCheck {
         guard digest.count == algorithm.digestLength else {
             return .invalid("\(algorithm.rawValue) digest must be \(algorithm.digestLength) bytes, got \(digest.count)")
         }
-        guard let expected = encodedMessage(digest: digest, algorithm: algorithm, length: recovered.count) else {
+        let prefix = digestInfoPrefixes[algorithm]!
+        let paddingLength = recovered.count - prefix.count - digest.count - 3
+        guard paddingLength >= 8 else {
             return .invalid("a \(recovered.count)-byte key is too short for a \(algorithm.rawValue) DigestInfo")
         }
-        // Public data: no need for a constant-time compare.
-        guard recovered == expected else {
+        // 00 01 FF…FF 00 ‖ DigestInfo prefix ‖ digest. Public data: no need for a constant-time compare.
+        let infoStart = paddingLength + 3, digestStart = infoStart + prefix.count
+        guard recovered[0] == 0x00, recovered[1] == 0x01, recovered[2..<(2 + paddingLength)].allSatisfy({ $0 == 0xFF }),
+              recovered[2 + paddingLength] == 0x00, recovered[infoStart..<digestStart].elementsEqual(prefix),
+              recovered[digestStart...].elementsEqual(digest) else {
             return .invalid("the recovered block is not 00 01 FF…FF 00 DigestInfo(\(algorithm.rawValue), digest)")
         }
         return .valid

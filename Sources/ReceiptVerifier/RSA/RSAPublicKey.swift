@@ -55,6 +55,12 @@ public struct RSAPublicKey: Sendable, Hashable {
         hasher.combine(exponent)
     }
 
+    /// Computes the Montgomery constants now (they are otherwise computed by the
+    /// first signature check): for keys that will check many, such as trust anchors.
+    func prepareMontgomeryContext() {
+        _ = montgomery.context
+    }
+
     /// The RSA public operation s^e mod n (RFC 8017 §5.2.2 RSAVP1), as
     /// `modulusByteCount` big-endian bytes; nil if s ≥ n. Delegates to BigNum: this is
     /// the verifier's only modular exponentiation.
@@ -79,6 +85,9 @@ final class LazyMontgomeryContext: @unchecked Sendable {
     init(modulus: [UInt8]) {
         self.modulus = modulus
     }
+
+    /// Whether the context has been built (for tests).
+    var isBuilt: Bool { lock.withLock { built != nil } }
 
     var context: BigNum.MontgomeryContext {
         lock.withLock {
