@@ -185,7 +185,7 @@ extension BERError {
     /// The same error with `offset` moved by `base`: for decoders that work on
     /// offsets into a buffer (`BERReader.walk`) and report storage indices.
     @inlinable
-    public func rebased(by base: Int) -> BERError {
+    func rebased(by base: Int) -> BERError {
         var error = self
         error.offset &+= base
         return error
