@@ -108,7 +108,9 @@ extension BERReader {
                 let identifier = source[pair.lowerBound]
                 let lengthOctet = source[pair.lowerBound &+ 1]
                 let low = identifier & 0x1F
-                let length: Int?
+                // The length, or -1 for an indefinite length (a plain `Int`, so the
+                // loop carries no optional's flag and `read` sees it is not negative).
+                let length: Int
                 // Tag numbers 1...30, or 0 outside the universal class.
                 if _fastPath(low &- 1 < 30 || (low == 0 && identifier >= 0x40)) {
                     first = identifier
@@ -117,7 +119,7 @@ extension BERReader {
                         ? Int(lengthOctet)
                         : try readLength(in: source, first: lengthOctet, at: pair.lowerBound &+ 1,
                                          tag: BERTag(BERTag.TagClass(topBits: first), number, constructed: first & 0x20 != 0),
-                                         cursor: &position, limit: limit, rules: rules)
+                                         cursor: &position, limit: limit, rules: rules) ?? -1
                 } else if identifier | lengthOctet == 0 {
                     // End-of-contents: closes the innermost open element, which must
                     // have an indefinite length.
@@ -149,12 +151,12 @@ extension BERReader {
                         throw BERError.misplacedEndOfContents(header, at: start)
                     }
                     number = header.tag.number
-                    length = header.length
+                    length = header.length ?? -1
                 }
                 if openCount >= openBudget {
                     throw BERError.tooDeep(at: start, limit: maximumDepth)
                 }
-                guard let length else {
+                if length < 0 {
                     // Indefinite: its children follow, up to its end-of-contents. Its
                     // level keeps the enclosing limit.
                     levels[openCount] = ~start
