@@ -180,3 +180,14 @@ extension BERError {
         BERError(.lengthExceedsInput, at: offset, "\(tag) declares \(length) contents bytes, \(available) available")
     }
 }
+
+extension BERError {
+    /// The same error with `offset` moved by `base`: for decoders that work on
+    /// offsets into a buffer (`BERReader.walk`) and report storage indices.
+    @inlinable
+    func rebased(by base: Int) -> BERError {
+        var error = self
+        error.offset &+= base
+        return error
+    }
+}

@@ -139,6 +139,31 @@ final class WalkTests: XCTestCase {
         }
     }
 
+    /// A reader over a slice that does not start at 0: extents and error offsets are
+    /// indices into the whole buffer, as `readExtent` gives them.
+    func testWalkOnASliceGivesStorageIndices() throws {
+        let whole = bytes(hex: "FFFF" + "3080" + "3003020107" + "0000" + "0500")
+        var reader = BERReader(whole[2...], rules: .ber)
+        var extents: [BERExtent] = []
+        try reader.walk { (extent) throws(BERError) in extents.append(extent) }
+        XCTAssertEqual(extents.map(\.offset), [4, 6, 2, 11])
+        XCTAssertEqual(extents.map(\.contentsRange), [6..<9, 8..<9, 4..<9, 13..<13])
+        XCTAssertEqual(extents.map(\.end), [9, 9, 11, 13])
+        XCTAssertTrue(reader.isAtEnd)
+        for (hex, code, offset) in [("3080" + "0403AABB", BERError.Code.lengthExceedsInput, 4),
+                                    ("3080" + "0500", .missingEndOfContents, 2),
+                                    ("3002" + "0000", .unexpectedEndOfContents, 4),
+                                    ("30", .truncated, 2)] {
+            let input = bytes(hex: "FFFF" + hex)
+            var sliced = BERReader(input[2...], rules: .ber)
+            XCTAssertThrowsError(try sliced.walk { (_) throws(BERError) in }, hex) { error in
+                XCTAssertEqual((error as? BERError)?.code, code, hex)
+                XCTAssertEqual((error as? BERError)?.offset, offset, hex)
+            }
+            assertSameWalk(Array(input[2...]), rules: .ber, hex)
+        }
+    }
+
     func testAnErrorFromTheVisitorStopsTheWalk() {
         var reader = BERReader(bytes(hex: "3006" + "020101" + "020102"), rules: .ber)
         var seen = 0
