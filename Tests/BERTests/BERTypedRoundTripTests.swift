@@ -107,6 +107,24 @@ final class BERTypedRoundTripTests: XCTestCase {
         XCTAssertNil(BERTypedRoundTrip.errorFinding(outside, inputCount: 11))
     }
 
+    /// The dump's share (`BERFuzz.takesDump`, `FuzzShare`): small inputs only, about one
+    /// in `dumpShare`, the same answer for the same bytes, and a different one when a byte changes.
+    func testTheDumpTakesAQuarterOfSmallInputs() {
+        var generator = SystemRandomNumberGenerator()
+        let inputs = (0..<4000).map { _ in (0..<Int.random(in: 1...BERFuzz.dumpLimit, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let taken = inputs.filter(BERFuzz.takesDump).count
+        XCTAssertTrue((800...1200).contains(taken), "\(taken) of 4000 take the dump")
+        XCTAssertEqual(inputs.map(BERFuzz.takesDump), inputs.map(BERFuzz.takesDump))
+        XCTAssertFalse(BERFuzz.takesDump([UInt8](repeating: 0, count: BERFuzz.dumpLimit + 1)))
+        let flips = inputs.prefix(400).filter { input in
+            var changed = input
+            changed[0] ^= 1
+            return BERFuzz.takesDump(changed) != BERFuzz.takesDump(input)
+        }.count
+        XCTAssertGreaterThan(flips, 100, "one changed byte changes the choice")
+        XCTAssertTrue(FuzzShare.takes([1, 2, 3], oneIn: 1))
+    }
+
     func testDumpTextHasALinePerElement() {
         var dump = BERDump(Self.derInput, rules: .ber)
         XCTAssertNil(BERTypedRoundTrip.dumpTextFinding(dump))
