@@ -27,8 +27,15 @@ public enum BERFuzz {
     /// swift-asn1's nesting limit, so both parsers refuse the same depths.
     public static let derRules = BERRules(.der, maximumDepth: 50)
     public static let berRules = BERRules(.ber, maximumDepth: 50)
-    /// Inputs up to this size are also rendered by `BERDump`.
+    /// Inputs up to this size, one in `dumpShare` of them, are also rendered by
+    /// `BERDump`; the same inputs take the error-description and `parseAll` checks.
     public static let dumpLimit = 64
+    public static let dumpShare: UInt32 = 4
+
+    /// Whether `input` takes the dump, error-description and `parseAll` checks.
+    public static func takesDump(_ input: [UInt8]) -> Bool {
+        input.count <= dumpLimit && FuzzShare.takes(input, oneIn: dumpShare, salt: 1)
+    }
 
     public static func fuzzOne(_ input: [UInt8]) {
         let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: berRules) }
@@ -66,13 +73,14 @@ public enum BERFuzz {
             exerciseTypedReaders(tree, input)
         }
         // The dump renders text for every element (costly); small inputs reach all
-        // of its branches.
-        if input.count <= dumpLimit {
+        // of its branches, and a quarter of them is enough (`dumpShare`).
+        let small = takesDump(input)
+        if small {
             let dump = BERDump(input, rules: .ber, expandOctetStrings: true)
             _ = dump.json
             if let finding = BERTypedRoundTrip.dumpTextFinding(dump) { fuzzFinding(finding.signature, finding.detail) }
         }
-        BERTypedRoundTrip.fuzz(input, ber: ber, der: der)
+        BERTypedRoundTrip.fuzz(input, ber: ber, der: der, small: small)
     }
 
     static func compareWithSwiftASN1(_ ours: Result<BERNode, BERError>, _ theirs: Result<ASN1Node, any Error>,

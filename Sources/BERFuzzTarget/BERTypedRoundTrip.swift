@@ -34,13 +34,16 @@ public enum BERTypedRoundTrip {
 
     /// The checks of this file on one input, behind conditions that cost nothing on
     /// the inputs they skip: the typed round trip on accepted inputs up to
-    /// `sizeLimit` bytes; error descriptions and `parseAll` on inputs up to
-    /// `BERFuzz.dumpLimit` bytes. Every error's offset is checked.
-    static func fuzz(_ input: [UInt8], ber: Result<BERNode, BERError>, der: Result<BERNode, BERError>) {
-        let small = input.count <= BERFuzz.dumpLimit
-        for case .failure(let error) in [ber, der] where small || !(0...input.count).contains(error.offset) {
+    /// `sizeLimit` bytes; error descriptions and `parseAll` on the inputs that take
+    /// the dump (`BERFuzz.takesDump`). Every error's offset is checked.
+    static func fuzz(_ input: [UInt8], ber: Result<BERNode, BERError>, der: Result<BERNode, BERError>, small: Bool) {
+        // Each result on its own: no array of the two per input.
+        func checkError(_ result: Result<BERNode, BERError>) {
+            guard case .failure(let error) = result, small || !(0...input.count).contains(error.offset) else { return }
             if let finding = errorFinding(error, inputCount: input.count) { fuzzFinding(finding.signature, finding.detail) }
         }
+        checkError(ber)
+        checkError(der)
         guard case .success(let tree) = ber, input.count <= sizeLimit else { return }
         if let finding = check(input, derAccepted: (try? der.get()) != nil) {
             fuzzFinding(finding.signature, finding.detail)

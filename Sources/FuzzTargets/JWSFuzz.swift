@@ -13,9 +13,14 @@ import StoreKit2
 ///   is chosen by the input's length, so all four are reached;
 /// - `jws-base64url-roundtrip`: base64url decode(encode(input)) is the input;
 /// - `jws-compact-roundtrip`: a JWS that parses re-encodes from its decoded parts to
-///   exactly the input (the strict base64url has one encoding per byte string);
+///   exactly the input, and to an equal `CompactJWS` (the strict base64url has one
+///   encoding per byte string);
 /// - `jws-valid-roundtrip`: a JWS our verifier finds OK is still OK after a decode →
 ///   encode round trip, and the same for each of its parts re-encoded.
+///
+/// The text is split and base64url-decoded once per input: both verifiers take the
+/// parsed `CompactJWS` (`JWSVerifier.verify(_:kind:currentTime:)` overload); text
+/// that is no compact JWS goes to them as text, to reach their refusal.
 public enum JWSFuzz {
     /// Verified certificate pairs are cached across inputs (every byte compared), so a
     /// genuine chain costs its ECDSA checks once per run, not once per input.
@@ -43,23 +48,25 @@ public enum JWSFuzz {
     }
 
     static func check(_ jws: String, kind: JWSKind) {
-        // Parsed once: the round trips below share the parse.
-        var reencoded: String?
-        if let compact = try? CompactJWS(jws) {
-            let again = CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature).serialized
-            guard again == jws else {
-                fuzzFinding("jws-compact-roundtrip", "\(jws) re-encodes as \(again)")
-            }
-            reencoded = again
-            _ = try? StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
-            _ = try? StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: compact.payload, at: "payload")
-            _ = try? StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: compact.payload, at: "payload")
+        // Parsed once: the round trip and both verifiers share the parse.
+        guard let compact = try? CompactJWS(jws) else {
+            // Not a compact JWS: each verifier refuses it at the split (that path runs here).
+            for verifier in verifiers { _ = verifier.verify(jws, kind: kind, currentTime: currentTime).detail }
+            return
         }
+        let again = CompactJWS(header: compact.header, payload: compact.payload, signature: compact.signature)
+        guard again.serialized == jws, again == compact else {
+            fuzzFinding("jws-compact-roundtrip", "\(jws) re-encodes as \(again.serialized)")
+        }
+        _ = try? StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
+        _ = try? StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: compact.payload, at: "payload")
+        _ = try? StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: compact.payload, at: "payload")
         for verifier in verifiers {
-            let result = verifier.verify(jws, kind: kind, currentTime: currentTime)
+            let result = verifier.verify(compact, kind: kind, currentTime: currentTime)
             _ = result.detail
-            guard result.isOK, let reencoded else { continue }
-            guard verifier.verify(reencoded, kind: kind, currentTime: currentTime).isOK else {
+            // The re-encoded parse (its own text and substrings) verifies the same.
+            guard result.isOK else { continue }
+            guard verifier.verify(again, kind: kind, currentTime: currentTime).isOK else {
                 fuzzFinding("jws-valid-roundtrip", "OK before, not after a decode → encode round trip")
             }
         }

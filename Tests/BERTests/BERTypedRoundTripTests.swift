@@ -107,6 +107,26 @@ final class BERTypedRoundTripTests: XCTestCase {
         XCTAssertNil(BERTypedRoundTrip.errorFinding(outside, inputCount: 11))
     }
 
+    /// The dump's share (`BERFuzz.takesDump`, `FuzzShare`): small inputs only, about one
+    /// in `dumpShare`, the same answer for the same bytes, and a different one when a byte changes.
+    func testTheDumpTakesAQuarterOfSmallInputs() {
+        // 4000 distinct inputs of 1...dumpLimit bytes, spread by a multiplicative hash.
+        let inputs = (0..<4000).map { i in
+            (0...(i % BERFuzz.dumpLimit)).map { j in UInt8(truncatingIfNeeded: (i &* 2_654_435_761 &+ j &* 40_503) >> 11) }
+        }
+        let taken = inputs.filter(BERFuzz.takesDump).count
+        XCTAssertTrue((800...1200).contains(taken), "\(taken) of 4000 take the dump")
+        XCTAssertEqual(inputs.map(BERFuzz.takesDump), inputs.map(BERFuzz.takesDump))
+        XCTAssertFalse(BERFuzz.takesDump([UInt8](repeating: 0, count: BERFuzz.dumpLimit + 1)))
+        let flips = inputs.prefix(400).filter { input in
+            var changed = input
+            changed[0] ^= 1
+            return BERFuzz.takesDump(changed) != BERFuzz.takesDump(input)
+        }.count
+        XCTAssertGreaterThan(flips, 100, "one changed byte changes the choice")
+        XCTAssertTrue(FuzzShare.takes([1, 2, 3], oneIn: 1))
+    }
+
     func testDumpTextHasALinePerElement() {
         var dump = BERDump(Self.derInput, rules: .ber)
         XCTAssertNil(BERTypedRoundTrip.dumpTextFinding(dump))

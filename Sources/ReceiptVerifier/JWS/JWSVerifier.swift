@@ -69,12 +69,26 @@ public struct JWSVerifier: Sendable {
     /// chain is checked at it only when the payload has neither `signedDate` nor
     /// `receiptCreationDate`; JWT claims (`exp`, `nbf`, `iat`) are compared with it.
     public func verify(_ jws: String, kind: JWSKind, currentTime: Int64) -> JWSVerification {
-        // 1. Decoding.
+        // 1. Decoding: the compact form here, the header and payload JSON below.
         let compact: CompactJWS
+        do throws(JWSError) {
+            compact = try CompactJWS(jws)
+        } catch {
+            return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
+        }
+        return verify(compact, kind: kind, currentTime: currentTime)
+    }
+
+    /// Verifies a JWS already split and base64url-decoded, as `verify(_:kind:currentTime:)`
+    /// verifies its text (`compact.serialized`), with the same status and detail: the
+    /// signature is checked over `compact.signingInput`, the parts as received. For a
+    /// caller that already holds the parse (one JWS verified by several verifiers, or
+    /// its header read first), so the text is not split and decoded again.
+    public func verify(_ compact: CompactJWS, kind: JWSKind, currentTime: Int64) -> JWSVerification {
+        // 1. Decoding (header and payload JSON).
         let header: JWSHeader
         let payloadObject: [String: Any]
         do throws(JWSError) {
-            compact = try CompactJWS(jws)
             header = try StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
             guard let object = try? JSONSerialization.jsonObject(with: Data(compact.payload)) as? [String: Any] else {
                 throw JWSError(.invalidJSON, at: "payload", "is not a JSON object")
