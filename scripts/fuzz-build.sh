@@ -24,6 +24,16 @@ build_fuzz_target() {
     runtime=$(fuzzer_runtime)
     [ -n "$runtime" ] || { echo "libclang_rt.fuzzer_no_main not found beside swiftc" >&2; return 1; }
     echo "building fuzz-$target (release, ASan, coverage) in $FUZZ_SCRATCH…" >&2
+    # SwiftPM's incremental build does not recompile unchanged files when only
+    # -Xswiftc flags change, so a new coverage list would leave old objects (with or
+    # without trace-cmp) in the binary. The release products are rebuilt from scratch
+    # when the list differs from the one they were built with.
+    local stamp="$FUZZ_SCRATCH/fuzz-coverage-flags"
+    if [ -d "$FUZZ_SCRATCH" ] && [ "$(cat "$stamp" 2>/dev/null)" != "$FUZZ_COVERAGE" ]; then
+        echo "coverage flags changed (${FUZZ_COVERAGE}): rebuilding $FUZZ_SCRATCH's release products" >&2
+        rm -rf "$FUZZ_SCRATCH"/*/release
+    fi
+    mkdir -p "$FUZZ_SCRATCH" && echo "$FUZZ_COVERAGE" > "$stamp"
     swift build -c release --scratch-path "$FUZZ_SCRATCH" --product "fuzz-$target" \
         -Xswiftc -DFUZZING \
         -Xswiftc -sanitize=address \
