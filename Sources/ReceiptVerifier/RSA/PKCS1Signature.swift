@@ -34,10 +34,17 @@ package enum PKCS1v15 {
     /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) for a digest already computed, or nil
     /// when `length` leaves fewer than 8 padding bytes.
     package static func encodedMessage(digest: [UInt8], algorithm: DigestAlgorithm, length: Int) -> [UInt8]? {
-        let info = digestInfo(digest, algorithm: algorithm)
+        // A digest of the algorithm's length shares its DigestInfo prefix, built once.
+        let info = digest.count == algorithm.digestLength
+            ? digestInfoPrefixes[algorithm]! + digest : digestInfo(digest, algorithm: algorithm)
         let paddingLength = length - info.count - 3
         guard paddingLength >= 8 else { return nil }
-        return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: paddingLength) + [0x00] + info
+        var block: [UInt8] = [0x00, 0x01]
+        block.reserveCapacity(length)
+        block.append(contentsOf: repeatElement(0xFF, count: paddingLength))
+        block.append(0x00)
+        block.append(contentsOf: info)
+        return block
     }
 
     /// Per algorithm, its DigestInfo up to the digest bytes: the DER prefix that every
@@ -48,23 +55,16 @@ package enum PKCS1v15 {
             return (algorithm, Array(info.dropLast(algorithm.digestLength)))
         })
 
-    /// Compares a recovered block (`s^e mod n`) with the expected encoding of `digest`,
-    /// `encodedMessage(digest:algorithm:length:)`, byte for byte in place (every byte
-    /// of the block is checked; nothing in it is parsed).
+    /// Compares a recovered block (`s^e mod n`) with the expected encoding of `digest`.
     static func check(recovered: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm) -> SignatureCheck {
         guard digest.count == algorithm.digestLength else {
             return .invalid("\(algorithm.rawValue) digest must be \(algorithm.digestLength) bytes, got \(digest.count)")
         }
-        let prefix = digestInfoPrefixes[algorithm]!
-        let paddingLength = recovered.count - prefix.count - digest.count - 3
-        guard paddingLength >= 8 else {
+        guard let expected = encodedMessage(digest: digest, algorithm: algorithm, length: recovered.count) else {
             return .invalid("a \(recovered.count)-byte key is too short for a \(algorithm.rawValue) DigestInfo")
         }
-        // 00 01 FF…FF 00 ‖ DigestInfo prefix ‖ digest. Public data: no need for a constant-time compare.
-        let infoStart = paddingLength + 3, digestStart = infoStart + prefix.count
-        guard recovered[0] == 0x00, recovered[1] == 0x01, recovered[2..<(2 + paddingLength)].allSatisfy({ $0 == 0xFF }),
-              recovered[2 + paddingLength] == 0x00, recovered[infoStart..<digestStart].elementsEqual(prefix),
-              recovered[digestStart...].elementsEqual(digest) else {
+        // Public data: no need for a constant-time compare.
+        guard recovered == expected else {
             return .invalid("the recovered block is not 00 01 FF…FF 00 DigestInfo(\(algorithm.rawValue), digest)")
         }
         return .valid
