@@ -83,9 +83,9 @@ extension BigNum {
                         // (high, x) −= q̂·m'.
                         var carry: UInt64 = 0, borrow: UInt64 = 0
                         for k in 0..<n {
-                            let product = q.multipliedFullWidth(by: d[k])
-                            let (low, c) = product.low.addingReportingOverflow(carry)
-                            carry = product.high &+ (c ? 1 : 0)
+                            let product = multiplyAdd(q, d[k], carry, 0)  // q̂·m'[k] + carry
+                            carry = product.high
+                            let low = product.low
                             let (d1, b1) = x[k].subtractingReportingOverflow(low)
                             let (d2, b2) = d1.subtractingReportingOverflow(borrow)
                             x[k] = d2
