@@ -16,6 +16,23 @@ final class FuzzFindingTests: XCTestCase {
         Array(try Data(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Corpus/\(path)")))
     }
 
+    /// Replays the committed `verifier` finding `name`: we refuse it as malformed, with
+    /// `detail` in the reason, OpenSSL agrees (refusing it at the parse when
+    /// `openSSLUnparseable`), and the target's checks pass on it. Returns its bytes.
+    @discardableResult
+    func assertMalformedLikeOpenSSL(_ name: String, detail: String, openSSLUnparseable: Bool = true,
+                                    file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        let bytes = try Self.corpusFile("verifier/findings/\(name)")
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+        if openSSLUnparseable { XCTAssertEqual(outcome.openSSL, .unparseable, file: file, line: line) }
+        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)", file: file, line: line)
+        XCTAssertTrue(outcome.ours.detail.contains(detail), outcome.ours.detail, file: file, line: line)
+        XCTAssertEqual(outcome.agreement, .agree, "OpenSSL: \(outcome.openSSL)", file: file, line: line)
+        VerifierFuzz.fuzzOne(bytes)
+        return bytes
+    }
+
     static func openSSLParses(_ der: [UInt8]) -> Bool {
         var info = rf_x509_info()
         return der.withUnsafeBufferPointer { rf_x509_info_get($0.baseAddress, $0.count, &info) } == 1
@@ -106,14 +123,7 @@ final class FuzzFindingTests: XCTestCase {
     /// as CRLs; we kept the CRLs unparsed, found no signer and blamed the chain.
     /// Receipts carry no CRLs: they are now refused as malformed, before the signer.
     func testCRLsAreRefusedAsMalformed() throws {
-        let bytes = try Self.corpusFile("verifier/findings/85344b52603abd92e2e2a7cf966120fabc46b854")
-        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
-        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
-        XCTAssertEqual(outcome.openSSL, .unparseable)
-        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
-        XCTAssertTrue(outcome.ours.detail.contains("signedData.crls"), outcome.ours.detail)
-        XCTAssertEqual(outcome.agreement, .agree)
-        VerifierFuzz.fuzzOne(bytes)
+        try assertMalformedLikeOpenSSL("85344b52603abd92e2e2a7cf966120fabc46b854", detail: "signedData.crls")
         // The valid receipt with its certificates moved into a CRLs field.
         let receipt = try BERNode.parse(try XCTUnwrap(try Fixtures.minted("valid").receipt), rules: .der)
         let signedData = node(receipt, at: [1, 0])
@@ -121,6 +131,7 @@ final class FuzzFindingTests: XCTestCase {
         let moved = replacing(receipt, at: [1, 0, certificates],
                               with: BERNode(tag: .context(1), value: signedData.children[certificates].value)).derEncoded
         XCTAssertNotNil(try PKCS7SignedData(bytes: moved).crls)
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
         let movedOutcome = differential.compare(moved, atSecondsSince1970: Fixtures.creationDate)
         XCTAssertEqual(movedOutcome.ours.reason, .malformed, "\(movedOutcome.ours)")
         XCTAssertEqual(movedOutcome.agreement, .agree, "OpenSSL: \(movedOutcome.openSSL)")
@@ -134,13 +145,8 @@ final class FuzzFindingTests: XCTestCase {
     /// d2i_PKCS7 refuses a constructed NULL. AlgorithmIdentifier now refuses a constructed
     /// element of a primitive-only universal type, so both stop at the parse step.
     func testAConstructedNullInAnAlgorithmIdentifierIsMalformed() throws {
-        let bytes = try Self.corpusFile("verifier/findings/4523fd8e26b77d9189d3489efb25530e7481605d")
-        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
-        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
-        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
-        XCTAssertTrue(outcome.ours.detail.contains("constructed"), outcome.ours.detail)
-        XCTAssertEqual(outcome.agreement, .agree, "OpenSSL: \(outcome.openSSL)")
-        VerifierFuzz.fuzzOne(bytes)
+        try assertMalformedLikeOpenSSL("4523fd8e26b77d9189d3489efb25530e7481605d", detail: "constructed",
+                                       openSSLUnparseable: false)
         // Each primitive-only type in constructed form is refused; NULL and absent are read.
         for tag: UInt8 in [0x21, 0x22, 0x25, 0x26, 0x29, 0x2A, 0x2D] {
             var reader = BERReader([0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, tag, 0x00],
@@ -160,14 +166,7 @@ final class FuzzFindingTests: XCTestCase {
     /// the signer first and blamed the chain. Attributes (signed and unsigned) are now
     /// read as SET OF SEQUENCE { OID, SET OF element } when the SignerInfo is parsed.
     func testASignedAttributeValueThatDoesNotParseIsMalformed() throws {
-        let bytes = try Self.corpusFile("verifier/findings/0580e97fc5e475e59c35c9c071d7b2efa548d108")
-        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
-        let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
-        XCTAssertEqual(outcome.openSSL, .unparseable)
-        XCTAssertEqual(outcome.ours.reason, .malformed, "\(outcome.ours)")
-        XCTAssertTrue(outcome.ours.detail.contains("signedAttrs"), outcome.ours.detail)
-        XCTAssertEqual(outcome.agreement, .agree)
-        VerifierFuzz.fuzzOne(bytes)
+        try assertMalformedLikeOpenSSL("0580e97fc5e475e59c35c9c071d7b2efa548d108", detail: "signedAttrs")
         // Well-formed attributes of any type still parse; an attribute without its SET
         // of values, or a value cut short or with an impossible length, does not.
         let digest: [UInt8] = [0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00]
