@@ -39,7 +39,7 @@ build_fuzz_target() {
         -Xswiftc -sanitize=address \
         -Xswiftc -sanitize-coverage="$FUZZ_COVERAGE" \
         -Xswiftc -g \
-        -Xlinker "$runtime" -Xlinker -lstdc++ >&2
+        -Xlinker "$runtime" -Xlinker -lstdc++ >&2 || { echo "building fuzz-$target failed" >&2; return 1; }
     FUZZ_BIN="$(swift build -c release --scratch-path "$FUZZ_SCRATCH" --show-bin-path)/fuzz-$target"
     export FUZZ_BIN
 }

@@ -39,18 +39,18 @@ private func crossover(_ rows: [(size: Int, baseline: Double, candidate: Double)
     return result
 }
 
-/// The levels measured: every available path, but `avx512` and `ifma` only where they
-/// would differ (they run the AVX2 kernel today, so they are not timed twice).
-private let measuredPaths: [BigNum.Path] = BigNum.Path.available.filter { $0 != .avx512 && $0 != .ifma }
+/// The levels measured: every available path.
+private let measuredPaths: [BigNum.Path] = BigNum.Path.available
 
 /// Times `body` on each path: ns per call, in `paths` order.
 private func timePaths(_ paths: [BigNum.Path], _ body: (BigNum.Path) -> Void) -> [Double] {
     paths.map { path in nanosecondsPerCall(rounds: 5, roundNanoseconds: 20_000_000) { body(path) } }
 }
 
-/// The paths a kernel has: the Montgomery kernels have a wide (C) path, the others scalar and sse2.
+/// The paths a kernel has: the Montgomery kernels and `power` have wide (C) and adx
+/// paths, the others scalar and sse2.
 private func paths(of kernel: BigNum.Kernel) -> [BigNum.Path] {
-    kernel == .montgomeryMultiply || kernel == .montgomerySquare ? measuredPaths : [.scalar, .sse2]
+    kernel == .montgomeryMultiply || kernel == .montgomerySquare || kernel == .power ? measuredPaths : [.scalar, .sse2]
 }
 
 func runBigNumBench(_ arguments: [String]) {
@@ -58,16 +58,16 @@ func runBigNumBench(_ arguments: [String]) {
     let svgPath = arguments.firstIndex(of: "--svg").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     if arguments.contains("--svg") && svgPath == nil { fatalError("--svg needs a file name") }
     print("BigNum benchmarks (release; thread CPU time, best of 5–7 rounds; each path called directly)")
-    print("CPU levels: " + BigNum.Path.available.map(\.rawValue).joined(separator: ", ")
-          + "  (avx512/ifma, where present, run the AVX2 kernel and are not timed separately)")
+    print("CPU levels: " + BigNum.Path.available.map(\.rawValue).joined(separator: ", "))
     print("")
 
     // MARK: The seed note's table, per level
-    // The levels with a mulShiftAdd kernel of their own: scalar, sse2 (Swift SIMD), avx2 (C).
-    let fixedPointPaths = measuredPaths.filter { $0 != .adx }
+    // The levels with a mulShiftAdd kernel of their own: scalar, sse2 (Swift SIMD), avx2
+    // and avx512 (C; ifma runs avx512's: its 52-bit multiply does not fit 32-bit words).
+    let fixedPointPaths = measuredPaths.filter { $0 != .adx && $0 != .ifma }
     let vectorNames = fixedPointPaths.dropFirst().map { $0 == .sse2 ? "SSE2" : $0.rawValue.uppercased() }
     print("mulShiftAdd on a 2-lane vector, y = (a .* b >> 32n) + c, n words of 32 bits per lane")
-    print("(kernels: scalar, sse2 = Swift SIMD, avx2 = C product scan; index: time with scalar = 100)")
+    print("(kernels: scalar, sse2 = Swift SIMD, avx2 and avx512 = C product scan; index: time with scalar = 100)")
     let nameColumns: String = vectorNames.map { pad($0, 12, right: true) }.joined()
     let indexColumns: String = vectorNames.map { _ in pad("index", 7, right: true) }.joined()
     let speedColumns: String = vectorNames.map { _ in pad("×", 8, right: true) }.joined()
@@ -114,6 +114,9 @@ func runBigNumBench(_ arguments: [String]) {
             var x = operands.limbs(n), y = operands.limbs(n)
             x[n - 1] >>= 1; y[n - 1] >>= 1  // below m
             let m0inv = BigNum.montgomeryInverse(m[0])
+            // `power`: x^65537 mod m on limbs, the verifier's exponentiation.
+            let context = kernel == .power ? try! BigNum.MontgomeryContext(modulus: bigEndianBytes(m)) : nil
+            let e: [UInt64] = [65537]
             var z = [UInt64](repeating: 0, count: 2 * n)
             let times = z.withUnsafeMutableBufferPointer { z2 in
                 let z = UnsafeMutableBufferPointer(rebasing: z2[..<n])
@@ -129,6 +132,8 @@ func runBigNumBench(_ arguments: [String]) {
                         case .multiply: scalar ? S.multiply(z2, x, y) : V.multiply(z2, x, y)
                         case .montgomeryMultiply: BigNum.Kernels.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv, path: path)
                         case .montgomerySquare: BigNum.Kernels.montgomerySquare(z, x, modulus: m, m0inv: m0inv, path: path)
+                        case .power:
+                            e.withUnsafeBufferPointer { e in context!.power(z, x, exponent: e, path: path) }
                         case .mulShiftAdd: break
                         }
                         blackHole(z2.baseAddress)
@@ -141,7 +146,7 @@ func runBigNumBench(_ arguments: [String]) {
             }
         }
         for (index, path) in kernelPaths.enumerated() where path != .scalar {
-            // Against the best narrower path at each size (scalar, or sse2 for the wide levels).
+            // Against the best narrower path at each size (every level before it in Path order).
             let versus = rows.map { (size: $0.size, baseline: $0.times[..<index].min()!, candidate: $0.times[index]) }
             let point = crossover(versus)
             table.append((kernel, path, point))

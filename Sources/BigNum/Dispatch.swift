@@ -10,9 +10,12 @@ import Darwin
 #endif
 
 extension BigNum {
-    /// The kernels that have more than one path.
+    /// The kernels that have more than one path. `power` is the exponentiation chain
+    /// of `MontgomeryContext.power` as a whole: the wide levels keep its operands in
+    /// their digit form from the first product to the last, so they can win there at
+    /// sizes where one converted product (`montgomeryMultiply`) does not.
     public enum Kernel: String, Sendable, CaseIterable {
-        case add, subtract, shiftLeft, shiftRight, multiply, montgomeryMultiply, montgomerySquare, mulShiftAdd
+        case add, subtract, shiftLeft, shiftRight, multiply, montgomeryMultiply, montgomerySquare, power, mulShiftAdd
     }
 
     /// Why a path name (BIGNUM_PATH) was refused.
@@ -33,39 +36,43 @@ extension BigNum {
 
     public enum Dispatch {
         /// Smallest size (UInt64 limbs; 32-bit words for `mulShiftAdd`) from which
-        /// `level` is faster than the next narrower path at every measured size, or
-        /// nil where it never is. Copied from the "Crossover table" printed by
-        /// `scripts/bench bignum` (release build, AMD EPYC 2-core VM with AVX2 and no
-        /// AVX-512, Swift 6.3.1, runs of 2026-11-23). `sse2` is the Swift SIMD code
-        /// against scalar: carry chains (add, subtract) and 64×64→128 products stay
-        /// scalar there (SSE2 has neither a vector carry nor a 64-bit multiply). The
-        /// wide levels only have Montgomery and mulShiftAdd kernels of their own, each
-        /// measured against the best narrower path (scalar, sse2); `adx` (MULX/ADX, after
-        /// avx2 in `Path` order) is measured against all three and beats them from 4
-        /// limbs, so where the CPU has it, it takes the Montgomery kernels, and AVX2
-        /// only where it lacks ADX. `avx512` and `ifma` run the AVX2 kernels and are
-        /// never chosen automatically. Rows other than adx's and mulShiftAdd's are from
-        /// the 2026-11-23 run before `adx` existed (later runs moved them only by noise);
-        /// avx2's mulShiftAdd row is from five runs (14:28–14:55 UTC) that timed the
-        /// final AVX2 kernel: the largest crossover printed, so it wins in every run.
+        /// `level` is faster than every narrower path (earlier in `Path` order) at every
+        /// measured size, or nil where it never is. Copied from the "Crossover table"
+        /// printed by `scripts/bench bignum` (release build, AMD EPYC 2-core VM with
+        /// AVX2, ADX, AVX-512 and AVX-512 IFMA, Swift 6.3.1): the largest crossover
+        /// printed in four runs of 2026-11-23 (17:45–17:55 UTC), so it wins in each.
+        /// `sse2` is the Swift SIMD code against scalar: carry chains (add, subtract) and
+        /// 64×64→128 products stay scalar there (SSE2 has neither a vector carry nor a
+        /// 64-bit multiply). The wide levels (C) have Montgomery, `power` and
+        /// `mulShiftAdd` kernels of their own; `adx` (MULX/ADX, after avx2 in `Path`
+        /// order) the Montgomery ones and `power`. On this CPU: `ifma` (radix 2^52)
+        /// takes the Montgomery kernels from 48 limbs and `power`, which keeps its
+        /// operands in digit form from the first product to the last, from 32 (RSA-2048);
+        /// `adx` takes them from 8 limbs below that. The radix-2^28 kernels lose to
+        /// `adx` everywhere (`avx2` wins against scalar from 64 limbs; `avx512`, eight
+        /// lanes of the same digits, never against the best narrower path), so they
+        /// only run where the CPU lacks ADX (`avx2` from 64 limbs). A CPU without a
+        /// level simply skips its rows.
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
-            case (.adx, .montgomeryMultiply): return 4
-            case (.adx, .montgomerySquare): return 4
+            case (.sse2, .shiftLeft): return 3
+            case (.sse2, .shiftRight): return 6
+            case (.sse2, .mulShiftAdd): return 1
+            case (.sse2, _): return nil  // add, subtract, multiply, Montgomery, power
+            case (.avx2, .montgomeryMultiply): return 64
+            case (.avx2, .mulShiftAdd): return 3
+            case (.avx2, _): return nil
+            case (.adx, .montgomeryMultiply): return 8
+            case (.adx, .montgomerySquare): return 8
+            case (.adx, .power): return 8
             case (.adx, _): return nil
-            case (.sse2, .add): return nil
-            case (.sse2, .subtract): return nil
-            case (.sse2, .shiftLeft): return 32
-            case (.sse2, .shiftRight): return 3
-            case (.sse2, .multiply): return nil
-            case (.sse2, .montgomeryMultiply): return nil
-            case (.sse2, .montgomerySquare): return nil
-            case (.sse2, .mulShiftAdd): return 4
-            case (.avx2, .montgomeryMultiply): return 24
-            case (.avx2, .montgomerySquare): return 32
-            case (.avx2, .mulShiftAdd): return 6  // the final kernel (operands widened once): 3, 5, 6, 5, 4 in five runs
-            case (_, _): return nil  // avx512, ifma (they run the AVX2 kernels): see above
+            case (.avx512, .mulShiftAdd): return 48  // 48, 13, 12, 12 in four runs
+            case (.avx512, _): return nil
+            case (.ifma, .montgomeryMultiply): return 48
+            case (.ifma, .montgomerySquare): return 48
+            case (.ifma, .power): return 32
+            case (.ifma, _): return nil
             }
         }
 

@@ -174,8 +174,12 @@ extension BigNum {
                 let windowCost = (1 << w) - 2 + (exponentBits + w - 1) / w
                 if windowCost < cost { (window, cost) = (w, windowCost) }
             }
-            let multiplyPath = path ?? BigNum.Dispatch.path(.montgomeryMultiply, size: n)
-            let squarePath = path ?? BigNum.Dispatch.path(.montgomerySquare, size: n)
+            // The chain's level (Dispatch's `power` row); where that is scalar or sse2,
+            // each product takes its own kernel's dispatched path.
+            let chainPath = path ?? BigNum.Dispatch.path(.power, size: n)
+            let perKernel = chainPath == .scalar || chainPath == .sse2
+            let multiplyPath = perKernel && path == nil ? BigNum.Dispatch.path(.montgomeryMultiply, size: n) : chainPath
+            let squarePath = perKernel && path == nil ? BigNum.Dispatch.path(.montgomerySquare, size: n) : chainPath
             let slots = window == 1 ? 1 : 1 << window
             let chain = ExponentChain(bits: exponentBits, window: window, exponent: e)
             if window == 1 && multiplyPath == .adx && squarePath == .adx && n <= BigNum.Kernels.ADX.maximumLimbs {
@@ -192,20 +196,21 @@ extension BigNum {
             }
             if multiplyPath.isWide && n <= BigNum.Kernels.Wide.maximumLimbs {
                 // Digit form throughout: convert m, R² mod m and x once, and z back at the end.
-                BigNum.Kernels.Wide.checkLevel(multiplyPath)
-                let w = BigNum.Kernels.Wide.digitCount(limbs: n)
+                let level = multiplyPath
+                BigNum.Kernels.Wide.checkLevel(level)
+                let w = BigNum.Kernels.Wide.digitCount(limbs: n, level: level)
                 withUnsafeTemporaryAllocation(of: UInt64.self, capacity: w * (4 + slots)) { space in
                     let md = space.baseAddress!, rrd = md + w, xd = rrd + w, zd = xd + w, table = zd + w
-                    modulus.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(md, $0.baseAddress!, limbs: n) }
-                    rSquared.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(rrd, $0.baseAddress!, limbs: n) }
-                    BigNum.Kernels.Wide.toDigits(xd, x.baseAddress!, limbs: n)
+                    modulus.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(md, $0.baseAddress!, limbs: n, level: level) }
+                    rSquared.withUnsafeBufferPointer { BigNum.Kernels.Wide.toDigits(rrd, $0.baseAddress!, limbs: n, level: level) }
+                    BigNum.Kernels.Wide.toDigits(xd, x.baseAddress!, limbs: n, level: level)
                     let m0inv = m0inv
                     chain.run(z: zd, x: xd, rSquared: rrd, table: table, width: w) { product, a, b in
-                        BigNum.Kernels.Wide.multiplyDigits(product, a, b, modulus: md, m0inv: m0inv, limbs: n)
+                        BigNum.Kernels.Wide.multiplyDigits(product, a, b, modulus: md, m0inv: m0inv, limbs: n, level: level)
                     } square: { a in
-                        BigNum.Kernels.Wide.multiplyDigits(a, a, a, modulus: md, m0inv: m0inv, limbs: n)
+                        BigNum.Kernels.Wide.multiplyDigits(a, a, a, modulus: md, m0inv: m0inv, limbs: n, level: level)
                     }
-                    BigNum.Kernels.Wide.fromDigits(z.baseAddress!, zd, limbs: n)
+                    BigNum.Kernels.Wide.fromDigits(z.baseAddress!, zd, limbs: n, level: level)
                 }
                 return
             }

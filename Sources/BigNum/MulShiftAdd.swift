@@ -143,8 +143,9 @@ extension BigNum.Kernels.SIMD {
 
 extension BigNum.Kernels.Wide {
     /// See the contract in MulShiftAdd.swift, on `level` (a wide level this CPU has):
-    /// the product by the AVX2 C kernel (`rf_bn_avx2_mul_pairs`), then the same shift
-    /// and addition as `SIMD.mulShiftAdd`. `avx512` and `ifma` run it too.
+    /// the product by the C kernel of the level (`rf_bn_wide_mul_pairs`: four columns
+    /// per block on AVX2, eight on AVX-512, which `ifma` runs too), then the same shift
+    /// and addition as `SIMD.mulShiftAdd`.
     public static func mulShiftAdd(
         _ y: UnsafeMutableBufferPointer<SIMD2<UInt32>>, _ a: UnsafeBufferPointer<SIMD2<UInt32>>,
         _ b: UnsafeBufferPointer<SIMD2<UInt32>>, _ c: UnsafeBufferPointer<SIMD2<UInt32>>, shift: Int,
@@ -152,18 +153,18 @@ extension BigNum.Kernels.Wide {
     ) -> SIMD2<UInt32> {
         let n = checkMulShiftAddContract(y, a, b, c, shift)
         checkLevel(level)
-        let workspaceCount = rf_bn_avx2_mul_pairs_workspace(n)
+        let workspaceCount = rf_bn_wide_mul_pairs_workspace(n)
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: workspaceCount) { space in
             let workspace = space.baseAddress!  // both operands widened to 64-bit lanes
             return withUnsafeTemporaryAllocation(of: SIMD2<UInt32>.self, capacity: 2 * n) { product in
                 let ran = UnsafeRawPointer(a.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { a in
                     UnsafeRawPointer(b.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 2 * n) { b in
                         UnsafeMutableRawPointer(product.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: 4 * n) { p in
-                            rf_bn_avx2_mul_pairs(p, a, b, n, workspace)
+                            rf_bn_wide_mul_pairs(level.wideLevel, p, a, b, n, workspace)
                         }
                     }
                 }
-                precondition(ran == 1, "the AVX2 kernel did not run")
+                precondition(ran == 1, "the \(level) kernel did not run")
                 return BigNum.Kernels.SIMD.shiftAndAdd(y, UnsafePointer(product.baseAddress!), c, shift: shift)
             }
         }

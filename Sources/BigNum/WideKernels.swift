@@ -28,6 +28,16 @@ extension BigNum.Path {
 
     /// Whether the Montgomery kernels of this path are the C ones (`Kernels.Wide`).
     public var isWide: Bool { self == .avx2 || self == .avx512 || self == .ifma }
+
+    /// The C level (RF_BN_LEVEL_*) of a wide path.
+    var wideLevel: UInt32 {
+        switch self {
+        case .avx2: return UInt32(RF_BN_LEVEL_AVX2)
+        case .avx512: return UInt32(RF_BN_LEVEL_AVX512)
+        case .ifma: return UInt32(RF_BN_LEVEL_IFMA)
+        case .scalar, .sse2, .adx: preconditionFailure("\(self) is not a wide level")
+        }
+    }
 }
 
 extension BigNum {
@@ -36,13 +46,14 @@ extension BigNum {
 }
 
 extension BigNum.Kernels {
-    /// Montgomery multiplication on wide vectors. One kernel today, AVX2 in radix
-    /// 2^28 (see bignum_avx2.c); the `avx512` and `ifma` levels run it too.
+    /// Montgomery multiplication on wide vectors, one kernel per level: `avx2` and
+    /// `avx512` in radix 2^28 (montgomery_radix28.h on four and eight lanes), `ifma`
+    /// in radix 2^52 (bignum_ifma.c).
     public enum Wide {}
 }
 
 extension BigNum.Kernels.Wide {
-    /// The largest modulus, in limbs, the C kernel takes: it keeps about 37 bytes of
+    /// The largest modulus, in limbs, the C kernels take: they keep about 37 bytes of
     /// stack per limb (digits of x, y, m and a double-length accumulator). Larger
     /// moduli (far beyond RSA's; `MontgomeryContext` stops at 64 limbs) run the
     /// scalar kernel, which gives the same bits.
@@ -60,8 +71,8 @@ extension BigNum.Kernels.Wide {
         guard n <= maximumLimbs else {
             return BigNum.Kernels.Scalar.montgomeryMultiply(z, x, y, modulus: m, m0inv: m0inv)
         }
-        let ran = rf_bn_avx2_mont_mul(z.baseAddress!, x.baseAddress!, y.baseAddress!, m.baseAddress!, m0inv, n)
-        precondition(ran == 1, "the AVX2 kernel did not run")
+        let ran = rf_bn_wide_mont_mul(level.wideLevel, z.baseAddress!, x.baseAddress!, y.baseAddress!, m.baseAddress!, m0inv, n)
+        precondition(ran == 1, "the \(level) kernel did not run")
     }
 
     /// Same contract as `Scalar.montgomerySquare` (the product x·x: no squaring shortcut yet).
@@ -79,24 +90,24 @@ extension BigNum.Kernels.Wide {
 
     // MARK: Digit form, for exponentiation (convert once, multiply many times)
 
-    /// Length of the digit form of an n-limb operand.
-    static func digitCount(limbs n: Int) -> Int { rf_bn_avx2_digit_count(n) }
+    /// Length of `level`'s digit form of an n-limb operand.
+    static func digitCount(limbs n: Int, level: BigNum.Path) -> Int { rf_bn_wide_digit_count(level.wideLevel, n) }
 
-    static func toDigits(_ digits: UnsafeMutablePointer<UInt64>, _ x: UnsafePointer<UInt64>, limbs n: Int) {
-        rf_bn_avx2_to_digits(digits, x, n)
+    static func toDigits(_ digits: UnsafeMutablePointer<UInt64>, _ x: UnsafePointer<UInt64>, limbs n: Int, level: BigNum.Path) {
+        rf_bn_wide_to_digits(level.wideLevel, digits, x, n)
     }
 
-    static func fromDigits(_ x: UnsafeMutablePointer<UInt64>, _ digits: UnsafePointer<UInt64>, limbs n: Int) {
-        rf_bn_avx2_from_digits(x, digits, n)
+    static func fromDigits(_ x: UnsafeMutablePointer<UInt64>, _ digits: UnsafePointer<UInt64>, limbs n: Int, level: BigNum.Path) {
+        rf_bn_wide_from_digits(level.wideLevel, x, digits, n)
     }
 
     /// `montgomeryMultiply` in digit form; z may alias x and/or y. The level was checked by the caller.
     @inline(__always)
     static func multiplyDigits(
         _ z: UnsafeMutablePointer<UInt64>, _ x: UnsafePointer<UInt64>, _ y: UnsafePointer<UInt64>,
-        modulus m: UnsafePointer<UInt64>, m0inv: UInt64, limbs n: Int
+        modulus m: UnsafePointer<UInt64>, m0inv: UInt64, limbs n: Int, level: BigNum.Path
     ) {
-        let ran = rf_bn_avx2_mont_mul_digits(z, x, y, m, m0inv, n)
-        precondition(ran == 1, "the AVX2 kernel did not run")
+        let ran = rf_bn_wide_mont_mul_digits(level.wideLevel, z, x, y, m, m0inv, n)
+        precondition(ran == 1, "the \(level) kernel did not run")
     }
 }

@@ -30,8 +30,9 @@ final class MontgomeryTests: XCTestCase {
     }
 
     /// Every limb count 1...64 on every vector path this CPU has, against scalar (which
-    /// the test above holds to OpenSSL): the AVX2 kernel's digit count and its last,
-    /// r-bit reduction row (r = 64n − 28(d − 1), 28 when 7 divides n) change with n.
+    /// the test above holds to OpenSSL): the wide kernels' digit counts, vector padding
+    /// and last, r-bit reduction row change with n (radix 2^28 on avx2 and avx512:
+    /// r = 64n − 28(d − 1), 28 when 7 divides n; radix 2^52 on ifma: r = 52 when 13 does).
     /// Also `power` (binary for 65537, a window for a long exponent) per path.
     func testEveryLimbCountAgreesWithScalar() throws {
         var rng = DeterministicRandom(seed: 16)
@@ -64,16 +65,22 @@ final class MontgomeryTests: XCTestCase {
         }
     }
 
-    /// The wide kernel at its largest modulus, and one limb past it (where it hands
-    /// over to the scalar kernel): the same bits as scalar either way.
+    /// The wide kernels at their largest modulus, and one limb past it (where they hand
+    /// over to the scalar kernel): the same bits as scalar either way. At the limit the
+    /// all-ones modulus with (m − 1)² fills every digit of every row (IFMA's lanes are
+    /// bounded without a normalizing pass for exactly this size).
     func testWideKernelLimit() {
         var rng = DeterministicRandom(seed: 17)
         let limit = BigNum.Kernels.Wide.maximumLimbs
         for n in [limit, limit + 1] {
-            let m = randomModulus(bits: 64 * n, &rng), x = randomBelow(m, &rng), y = randomBelow(m, &rng)
-            let expected = BigNum.Path.scalar.montgomeryMultiply(x, y, m)
-            for path in pathsUnderTest where path.isWide {
-                XCTAssertEqual(path.montgomeryMultiply(x, y, m), expected, "\(path) n=\(n)")
+            for m in [randomModulus(bits: 64 * n, &rng), allOnes(64 * n)] {
+                let x = randomBelow(m, &rng), y = randomBelow(m, &rng), top = minusOne(m)
+                for (a, b) in [(x, y), (top, top)] {
+                    let expected = BigNum.Path.scalar.montgomeryMultiply(a, b, m)
+                    for path in pathsUnderTest where path.isWide {
+                        XCTAssertEqual(path.montgomeryMultiply(a, b, m), expected, "\(path) n=\(n)")
+                    }
+                }
             }
         }
     }

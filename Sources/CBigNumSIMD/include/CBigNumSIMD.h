@@ -25,25 +25,31 @@ enum {
 /// The ISA levels this CPU and OS support (a mask of RF_BN_LEVEL_*). Cached.
 unsigned rf_bn_cpu_levels(void);
 
-/// Digits of radix 2^28 that an n-limb operand occupies in the AVX2 kernel's
-/// digit form, padded for the vector loop: the length of every digit array below.
-size_t rf_bn_avx2_digit_count(size_t n);
+/// The wide Montgomery kernels: `level` is one of RF_BN_LEVEL_AVX2 (radix 2^28, four
+/// lanes), RF_BN_LEVEL_AVX512 (radix 2^28, eight lanes) or RF_BN_LEVEL_IFMA (radix
+/// 2^52, eight lanes: VPMADD52LUQ/HUQ). Each keeps operands in a digit form of its own.
 
-/// x (n little-endian 64-bit limbs) → digit form (rf_bn_avx2_digit_count(n) digits).
-void rf_bn_avx2_to_digits(uint64_t *digits, const uint64_t *x, size_t n);
+/// The length of the digit form of an n-limb operand on `level` (digits of the
+/// level's radix, padded for its vectors): the length of every digit array below.
+/// 0 for a level that is not a wide one.
+size_t rf_bn_wide_digit_count(unsigned level, size_t n);
+
+/// x (n little-endian 64-bit limbs) → digit form of `level`.
+void rf_bn_wide_to_digits(unsigned level, uint64_t *digits, const uint64_t *x, size_t n);
 
 /// Digit form of a value < 2^(64n) → n limbs.
-void rf_bn_avx2_from_digits(uint64_t *x, const uint64_t *digits, size_t n);
+void rf_bn_wide_from_digits(unsigned level, uint64_t *x, const uint64_t *digits, size_t n);
 
 /// Montgomery product in digit form: z = x·y·2^(−64n) mod m, with the contract of
 /// BigNum's Scalar.montgomeryMultiply (x·y < 2^(64n)·m, result < m), all operands
-/// in digit form for an n-limb modulus; m0inv = −m^(−1) mod 2^64. z may alias x
-/// and/or y. Returns 1, or 0 without touching z when AVX2 is absent.
-int rf_bn_avx2_mont_mul_digits(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
-                               uint64_t m0inv, size_t n);
+/// in `level`'s digit form for an n-limb modulus, n ≤ 256; m0inv = −m^(−1) mod 2^64.
+/// z may alias x and/or y. Returns 1, or 0 without touching z when the CPU lacks the
+/// level (or it is not a wide one).
+int rf_bn_wide_mont_mul_digits(unsigned level, uint64_t *z, const uint64_t *x, const uint64_t *y,
+                               const uint64_t *m, uint64_t m0inv, size_t n);
 
 /// The same on limbs (converts in and out): Scalar.montgomeryMultiply's contract.
-int rf_bn_avx2_mont_mul(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
+int rf_bn_wide_mont_mul(unsigned level, uint64_t *z, const uint64_t *x, const uint64_t *y, const uint64_t *m,
                         uint64_t m0inv, size_t n);
 
 /// Montgomery product on limbs with MULX/ADCX/ADOX (bignum_adx.c): the contract
@@ -64,14 +70,17 @@ int rf_bn_adx_mont_sqr(uint64_t *z, const uint64_t *x, const uint64_t *m, uint64
 int rf_bn_adx_mont_power_binary(uint64_t *z, const uint64_t *x, const uint64_t *rr, const uint64_t *m,
                                 uint64_t m0inv, size_t n, const uint64_t *e, size_t bits);
 
-/// The exact products of two 2-lane numbers of n 32-bit words (mulshiftadd_avx2.c):
+/// The exact products of two 2-lane numbers of n 32-bit words (mulshiftadd_wide.c):
 /// a and b hold n pairs (word k of lane 0, word k of lane 1), product gets 2n pairs;
-/// no aliasing; n ≤ 4096; workspace of rf_bn_avx2_mul_pairs_workspace(n) limbs.
-/// Returns 1, or 0 without touching product when the CPU lacks AVX2.
-int rf_bn_avx2_mul_pairs(uint32_t *product, const uint32_t *a, const uint32_t *b, size_t n, uint64_t *workspace);
+/// no aliasing; n ≤ 4096; workspace of rf_bn_wide_mul_pairs_workspace(n) limbs.
+/// `level` is RF_BN_LEVEL_AVX2 (four columns per block) or RF_BN_LEVEL_AVX512 (eight;
+/// RF_BN_LEVEL_IFMA runs the same). Returns 1, or 0 without touching product when the
+/// CPU lacks the level.
+int rf_bn_wide_mul_pairs(unsigned level, uint32_t *product, const uint32_t *a, const uint32_t *b, size_t n,
+                         uint64_t *workspace);
 
-/// The workspace rf_bn_avx2_mul_pairs needs, in 64-bit words: 4n + 16.
-static inline size_t rf_bn_avx2_mul_pairs_workspace(size_t n) { return 4 * n + 16; }
+/// The workspace rf_bn_wide_mul_pairs needs, in 64-bit words, on every level: 4n + 32.
+static inline size_t rf_bn_wide_mul_pairs_workspace(size_t n) { return 4 * n + 32; }
 
 #ifdef __cplusplus
 }
