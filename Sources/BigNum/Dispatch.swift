@@ -39,39 +39,39 @@ extension BigNum {
         /// `level` is faster than every narrower path (earlier in `Path` order) at every
         /// measured size, or nil where it never is. Copied from the "Crossover table"
         /// printed by `scripts/bench bignum` (release build, AMD EPYC 2-core VM with
-        /// AVX2, ADX, AVX-512 and AVX-512 IFMA, Swift 6.3.1): the largest crossover
-        /// printed in four runs of 2026-11-23 (17:45–17:55 UTC), so it wins in each.
-        /// `sse2` is the Swift SIMD code against scalar: carry chains (add, subtract) and
-        /// 64×64→128 products stay scalar there (SSE2 has neither a vector carry nor a
-        /// 64-bit multiply). The wide levels (C) have Montgomery, `power` and
-        /// `mulShiftAdd` kernels of their own; `adx` (MULX/ADX, after avx2 in `Path`
-        /// order) the Montgomery ones and `power`. On this CPU: `ifma` (radix 2^52)
-        /// takes the Montgomery kernels from 48 limbs and `power`, which keeps its
-        /// operands in digit form from the first product to the last, from 32 (RSA-2048);
-        /// `adx` takes them from 8 limbs below that. The radix-2^28 kernels lose to
-        /// `adx` everywhere (`avx2` wins against scalar from 64 limbs; `avx512`, eight
-        /// lanes of the same digits, never against the best narrower path), so they
-        /// only run where the CPU lacks ADX (`avx2` from 64 limbs). A CPU without a
-        /// level simply skips its rows.
+        /// AVX2, ADX, AVX-512 and AVX-512 IFMA, Swift 6.3.1): of the runs of 2026-11-23
+        /// 17:45–17:57 UTC (three of the final IFMA kernel for its rows, seven for the
+        /// others), the largest crossover printed, nil if any run printed nil, so the
+        /// level wins in each run. `sse2` is the Swift SIMD code against scalar: carry
+        /// chains (add, subtract) and 64×64→128 products stay scalar there (SSE2 has
+        /// neither a vector carry nor a 64-bit multiply). The wide levels (C) have
+        /// Montgomery, `power` and `mulShiftAdd` kernels of their own; `adx` (MULX/ADX,
+        /// after avx2 in `Path` order) the Montgomery ones and `power`. On this CPU
+        /// `ifma` (radix 2^52) takes the Montgomery multiply from 32 limbs, the square
+        /// from 48 and `power` — which keeps its operands in digit form from the first
+        /// product to the last — from 24 (so RSA-2048's exponentiation); `adx` takes
+        /// them from 8 limbs below that. The radix-2^28 kernels lose to `adx`
+        /// everywhere and never win every run even against scalar and sse2 (`avx2`
+        /// from 64 limbs in four of seven), so a CPU without ADX and IFMA keeps the
+        /// scalar Montgomery kernels. A CPU without a level skips its rows.
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
-            case (.sse2, .shiftLeft): return 3
-            case (.sse2, .shiftRight): return 6
+            case (.sse2, .shiftLeft): return 6
+            case (.sse2, .shiftRight): return 12
             case (.sse2, .mulShiftAdd): return 1
-            case (.sse2, _): return nil  // add, subtract, multiply, Montgomery, power
-            case (.avx2, .montgomeryMultiply): return 64
-            case (.avx2, .mulShiftAdd): return 3
+            case (.sse2, _): return nil  // add (64 in some runs), subtract, multiply, Montgomery, power
+            case (.avx2, .mulShiftAdd): return 4
             case (.avx2, _): return nil
             case (.adx, .montgomeryMultiply): return 8
             case (.adx, .montgomerySquare): return 8
             case (.adx, .power): return 8
             case (.adx, _): return nil
-            case (.avx512, .mulShiftAdd): return 48  // 48, 13, 12, 12 in four runs
+            case (.avx512, .mulShiftAdd): return 48  // 11–13 in six runs, 48 in one
             case (.avx512, _): return nil
-            case (.ifma, .montgomeryMultiply): return 48
+            case (.ifma, .montgomeryMultiply): return 32
             case (.ifma, .montgomerySquare): return 48
-            case (.ifma, .power): return 32
+            case (.ifma, .power): return 24
             case (.ifma, _): return nil
             }
         }
