@@ -29,12 +29,14 @@ public enum BERTypedRoundTrip {
     /// BER rules that also require each SET in DER order (what the BER walk writes).
     public static let sortedBERRules = BERRules(.ber, maximumDepth: 50, requireSortedSets: true)
 
-    /// Inputs up to this size take the typed round trip (about three walks and a parse).
+    /// Inputs up to this size take the typed round trip (about three walks and a parse),
+    /// one in `share` of them (the walks cost a sixth of a run; README, Fuzzing: Throughput).
     public static let sizeLimit = 256
+    public static let share: UInt32 = 2
 
     /// The checks of this file on one input, behind conditions that cost nothing on
     /// the inputs they skip: the typed round trip on accepted inputs up to
-    /// `sizeLimit` bytes; error descriptions and `parseAll` on the inputs that take
+    /// `sizeLimit` bytes, one in `share`; error descriptions and `parseAll` on the inputs that take
     /// the dump (`BERFuzz.takesDump`). Every error's offset is checked.
     static func fuzz(_ input: [UInt8], ber: Result<BERNode, BERError>, der: Result<BERNode, BERError>, small: Bool) {
         // Each result on its own: no array of the two per input.
@@ -45,7 +47,7 @@ public enum BERTypedRoundTrip {
         checkError(ber)
         checkError(der)
         guard case .success(let tree) = ber, input.count <= sizeLimit else { return }
-        if let finding = check(input, derAccepted: (try? der.get()) != nil) {
+        if FuzzShare.takes(input, oneIn: share, salt: 3), let finding = check(input, derAccepted: (try? der.get()) != nil) {
             fuzzFinding(finding.signature, finding.detail)
         }
         // Two copies of the input are two elements, each the same tree.
