@@ -40,11 +40,10 @@ void rf_bn_digits_normalize(uint64_t *a, size_t from, size_t to, unsigned bits) 
     }
 }
 
-void rf_bn_digits_finish(uint64_t *z, uint64_t *accumulator, const uint64_t *m, struct rf_bn_shape s) {
+void rf_bn_digits_finish(uint64_t *z, uint64_t *t, const uint64_t *m, struct rf_bn_shape s) {
     const size_t d = s.d, p = s.p;
     const unsigned bits = s.bits, lastBits = s.lastBits;
     const uint64_t mask = (UINT64_C(1) << bits) - 1;
-    uint64_t *t = accumulator + d - 1;
     rf_bn_digits_normalize(t, 0, p + 1, bits);
     // t < 2m < 2^(64n+1) ≤ 2^(bits·d+1): d + 1 digits after the shift.
     uint64_t shifted[p + 8], difference[p + 8];

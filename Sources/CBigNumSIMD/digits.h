@@ -24,12 +24,12 @@ void rf_bn_digits_to_limbs(uint64_t *x, const uint64_t *digits, size_t n, struct
 /// a[k + 1] += a[k] >> bits, a[k] &= 2^bits − 1 for k in from ..< to.
 void rf_bn_digits_normalize(uint64_t *a, size_t from, size_t to, unsigned bits);
 
-/// The end of every wide kernel: the accumulator holds the Montgomery sum with the
-/// earlier rows' divisions as the digit offset d − 1 (unnormalized digits d − 1 ...
-/// d + p + 1; 2p + 16 digits in all); normalizes them, divides by 2^lastBits (exact:
-/// the last row's quotient made the sum ≡ 0 mod 2^lastBits), and subtracts m (digit
-/// form) once if the result (< 2m) reaches it. Writes z (s.p digits).
-void rf_bn_digits_finish(uint64_t *z, uint64_t *accumulator, const uint64_t *m, struct rf_bn_shape s);
+/// The end of every wide kernel: t holds the Montgomery sum after the last row,
+/// already divided by the earlier rows' 2^bits each (unnormalized digits t[0 ... p + 1],
+/// zeros after up to t[p + 8]); normalizes them, divides by 2^lastBits (exact: the last
+/// row's quotient made the sum ≡ 0 mod 2^lastBits), and subtracts m (digit form) once
+/// if the result (< 2m) reaches it. Writes z (s.p digits).
+void rf_bn_digits_finish(uint64_t *z, uint64_t *t, const uint64_t *m, struct rf_bn_shape s);
 
 /// xs[0 ..< lead] = 0, xs[lead ..< lead + p] = x, zeros up to xs[p + 15] (xs holds
 /// p + 16 digits; lead ≤ 8): the shifted copies let one vector pass add the rows at

@@ -90,7 +90,7 @@ void RADIX28_NAME(uint64_t *z, const uint64_t *x, const uint64_t *y, const uint6
         }
         carry = (t + q * m0) >> RADIX28_BITS;  // digit i is ≡ 0 mod 2^28 now
     }
-    rf_bn_digits_finish(z, accumulator, ms + 1, s);
+    rf_bn_digits_finish(z, accumulator + d - 1, ms + 1, s);
 }
 
 #undef RADIX28_BITS
