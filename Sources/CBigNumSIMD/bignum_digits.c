@@ -42,20 +42,30 @@ void rf_bn_digits_normalize(uint64_t *a, size_t from, size_t to, unsigned bits) 
 
 void rf_bn_digits_finish(uint64_t *z, uint64_t *t, const uint64_t *m, struct rf_bn_shape s) {
     const size_t d = s.d, p = s.p;
-    const unsigned bits = s.bits, lastBits = s.lastBits;
+    const unsigned bits = s.bits, lastBits = s.lastBits, up = s.bits - s.lastBits;
     const uint64_t mask = (UINT64_C(1) << bits) - 1;
-    rf_bn_digits_normalize(t, 0, p + 1, bits);
-    // t < 2m < 2^(64n+1) ≤ 2^(bits·d+1): d + 1 digits after the shift.
-    uint64_t shifted[p + 8], difference[p + 8];
+    // One pass over the digits: normalize (carry each digit's excess up), divide by
+    // 2^lastBits (digit k of the quotient is bits lastBits ... of normalized digits k
+    // and k + 1) and subtract m. t < 2m < 2^(64n+1) ≤ 2^(bits·d+1): the quotient has
+    // d + 1 digits; z takes its first d, the last only enters the borrow.
+    uint64_t difference[p + 1];
+    uint64_t carry = t[0] >> bits, low = t[0] & mask;
     int64_t borrow = 0;
     for (size_t k = 0; k <= d; k++) {
-        shifted[k] = ((t[k] >> lastBits) | (t[k + 1] << (bits - lastBits))) & mask;
-        int64_t v = (int64_t)shifted[k] - (int64_t)(k < d ? m[k] : 0) - borrow;
+        const uint64_t next = t[k + 1] + carry;
+        const uint64_t high = next & mask;
+        carry = next >> bits;
+        const uint64_t quotient = ((low >> lastBits) | (high << up)) & mask;
+        const int64_t v = (int64_t)quotient - (int64_t)(k < d ? m[k] : 0) - borrow;
         borrow = v < 0;
         difference[k] = (uint64_t)v & mask;
+        if (k < d) z[k] = quotient;
+        low = high;
     }
-    const uint64_t *result = borrow ? shifted : difference;  // t − m went negative: keep t
-    for (size_t k = 0; k < p; k++) z[k] = k < d ? result[k] : 0;
+    if (!borrow) {  // t/2^lastBits ≥ m: the difference (< m) is the result
+        for (size_t k = 0; k < d; k++) z[k] = difference[k];
+    }
+    for (size_t k = d; k < p; k++) z[k] = 0;
 }
 
 void rf_bn_digits_shifted_copy(uint64_t *xs, const uint64_t *x, size_t p, size_t lead) {
