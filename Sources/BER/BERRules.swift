@@ -25,11 +25,17 @@ public struct BERRules: Hashable, Sendable {
     /// intermediate, root), which is not DER order, so `der` checks the order only
     /// when this is set. Checked by `BERReader.readSet` and the tree parser.
     public var requireSortedSets: Bool
+    /// X.690 8.3.2 forbids a redundant leading octet in an INTEGER in BER too, and
+    /// OpenSSL's decoder refuses one; `ber` accepts it unless this is set (DER always
+    /// refuses it). The PKCS#7 container sets it; the receipt payload does not.
+    public var requireMinimalIntegers: Bool
 
-    public init(_ mode: Mode, maximumDepth: Int = BERRules.defaultMaximumDepth, requireSortedSets: Bool = false) {
+    public init(_ mode: Mode, maximumDepth: Int = BERRules.defaultMaximumDepth, requireSortedSets: Bool = false,
+                requireMinimalIntegers: Bool = false) {
         self.mode = mode
         self.maximumDepth = maximumDepth
         self.requireSortedSets = requireSortedSets
+        self.requireMinimalIntegers = requireMinimalIntegers
     }
 
     public static let ber = BERRules(.ber)
@@ -39,6 +45,6 @@ public struct BERRules: Hashable, Sendable {
     @inlinable public var allowsNonMinimalLengths: Bool { mode == .ber }
     @inlinable public var allowsConstructedStrings: Bool { mode == .ber }
     @inlinable public var allowsNonCanonicalBoolean: Bool { mode == .ber }
-    @inlinable public var allowsNonMinimalIntegers: Bool { mode == .ber }
+    @inlinable public var allowsNonMinimalIntegers: Bool { mode == .ber && !requireMinimalIntegers }
     @inlinable public var allowsUnusedBitsSet: Bool { mode == .ber }
 }

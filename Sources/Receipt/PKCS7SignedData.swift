@@ -129,8 +129,12 @@ public struct PKCS7SignedData: Hashable, Sendable {
         return String(format: "the first byte is 0x%02x, not a SEQUENCE (0x30)", first)
     }
 
+    /// The container's rules: BER, with minimal INTEGERs (its versions and the signer's
+    /// serial number), as X.690 8.3.2 and OpenSSL's `d2i_PKCS7` require.
+    public static let rules = BERRules(.ber, requireMinimalIntegers: true)
+
     static func parse(_ bytes: [UInt8]) throws(BERError) -> PKCS7SignedData {
-        var reader = BERReader(bytes, rules: .ber)
+        var reader = BERReader(bytes, rules: rules)
         let contentInfo = try withBERPath("contentInfo") { () throws(BERError) in try reader.readExtent(.sequence) }
         let result = try withBERPath("contentInfo") { () throws(BERError) -> PKCS7SignedData in
             try reader.withContents(of: contentInfo) { (fields: inout BERReader) throws(BERError) -> PKCS7SignedData in

@@ -119,6 +119,23 @@ final class HostileEncodingTests: XCTestCase {
         }
     }
 
+    /// `requireMinimalIntegers` (the PKCS#7 container's rule): BER otherwise, but an
+    /// INTEGER with a redundant leading octet is refused, as in DER.
+    func testMinimalIntegersCanBeRequiredUnderBER() throws {
+        let strict = BERRules(.ber, requireMinimalIntegers: true)
+        XCTAssertFalse(strict.allowsNonMinimalIntegers)
+        XCTAssertTrue(strict.allowsIndefiniteLengths && strict.allowsNonMinimalLengths)
+        for hex in ["0202007F", "0202FF80", "30800202000100 00".replacingOccurrences(of: " ", with: "")] {
+            XCTAssertNoThrow(try BERNode.parse(bytes(hex: hex), rules: .ber), hex)
+            XCTAssertThrowsError(try BERNode.parse(bytes(hex: hex), rules: strict), hex) { error in
+                XCTAssertEqual((error as? BERError)?.code, .nonMinimalInteger, hex)
+            }
+        }
+        for hex in ["020105", "02020080", "0201FF", "3080020101" + "0000"] {
+            XCTAssertNoThrow(try BERNode.parse(bytes(hex: hex), rules: strict), hex)
+        }
+    }
+
     func testHighTagNumbersDecodeExactly() throws {
         let table: [(String, UInt32)] = [("1F1F00", 31), ("1F810000", 128), ("1F820100", 257),
                                          ("1F8FFFFFFF7F00", UInt32.max), ("9F8A3900", 1337)]

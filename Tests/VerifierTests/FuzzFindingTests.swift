@@ -185,6 +185,40 @@ final class FuzzFindingTests: XCTestCase {
         }
     }
 
+    /// verifier-openssl-difference: untrusted-chain/unparseable (scripts/fuzz-campaign
+    /// verifier, structure-aware mutation, 2026-11-23, after about 8 CPU-minutes): the
+    /// signer's serialNumber encoded as `02 04 00 00 00 00`, an INTEGER with redundant
+    /// leading octets. d2i_PKCS7 refuses it (X.690 8.3.2 forbids them in BER too); we
+    /// read its magnitude, found no certificate with serial 0 and blamed the chain. The
+    /// container is now read with minimal INTEGERs (`PKCS7SignedData.rules`), so both
+    /// stop at the parse step; the payload keeps BER's leniency.
+    func testARedundantLeadingOctetInAContainerIntegerIsMalformed() throws {
+        try assertMalformedLikeOpenSSL("eca363b74f0ba16e53e0bcb5c26c88d112bf6ab6", detail: "serialNumber")
+        let digest: [UInt8] = [0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00]
+        let name: [UInt8] = [0x30, 0x0E, 0x31, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0C, 0x03, 0x41, 0x42, 0x43]
+        func signerInfo(version: [UInt8], serial: [UInt8]) -> [UInt8] {
+            let sid = name + serial
+            let contents = version + [0x30, UInt8(sid.count)] + sid + digest + digest + [0x04, 0x01, 0x00]
+            return [0x30, UInt8(contents.count)] + contents
+        }
+        let minimal = signerInfo(version: [0x02, 0x01, 0x01], serial: [0x02, 0x02, 0x00, 0x80])
+        var reader = BERReader(minimal, rules: PKCS7SignedData.rules)
+        guard case .issuerAndSerialNumber(_, let serial) = try PKCS7SignedData.parseSignerInfo(&reader).signerIdentifier else {
+            return XCTFail("no issuerAndSerialNumber")
+        }
+        XCTAssertEqual(serial, [0x80])
+        for (field, padded) in [("version", signerInfo(version: [0x02, 0x02, 0x00, 0x01], serial: [0x02, 0x01, 0x05])),
+                                ("serialNumber", signerInfo(version: [0x02, 0x01, 0x01], serial: [0x02, 0x03, 0x00, 0x00, 0x05]))] {
+            var strict = BERReader(padded, rules: PKCS7SignedData.rules)
+            XCTAssertThrowsError(try PKCS7SignedData.parseSignerInfo(&strict), field) { error in
+                XCTAssertEqual((error as? BERError)?.code, .nonMinimalInteger, field)
+                XCTAssertTrue("\(error)".contains(field), "\(error)")
+            }
+            var lenient = BERReader(padded, rules: .ber)
+            XCTAssertNoThrow(try PKCS7SignedData.parseSignerInfo(&lenient), "plain BER rules keep accepting a padded \(field)")
+        }
+    }
+
     /// receipt-date-difference (scripts/fuzz-campaign receipt, after about 4 CPU-minutes):
     /// a bare payload whose original purchase date is `0000-01-01T13:59:59.123456789+1400`,
     /// an instant in year -1. Its `utcText` came out as `00-1-12-31T23:59:59Z`, which no
