@@ -13,7 +13,7 @@
 #define RADIX28_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 #define RADIX28_ADD(a, b) _mm256_add_epi64((a), (b))
 #define RADIX28_MUL(a, b) _mm256_mul_epu32((a), (b))
-#define RADIX28_SET1(x) _mm256_set1_epi64x((long long)(x))
+#define RADIX28_SET1(x) _mm256_set1_epi64x((uint32_t)(x))  // digits and quotients are below 2^28: the cast tells the compiler VPMULUDQ alone suffices
 #define RADIX28_NAME rf_bn_mont_mul_digits_avx2
 #include "montgomery_radix28.h"
 #endif

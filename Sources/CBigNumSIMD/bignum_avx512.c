@@ -14,7 +14,7 @@
 #define RADIX28_STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define RADIX28_ADD(a, b) _mm512_add_epi64((a), (b))
 #define RADIX28_MUL(a, b) _mm512_mul_epu32((a), (b))
-#define RADIX28_SET1(x) _mm512_set1_epi64((long long)(x))
+#define RADIX28_SET1(x) _mm512_set1_epi64((uint32_t)(x))  // as in bignum_avx2.c
 #define RADIX28_NAME rf_bn_mont_mul_digits_avx512
 #include "montgomery_radix28.h"
 #endif
