@@ -51,9 +51,11 @@ extension BigNum {
         /// from 48 and `power` — which keeps its operands in digit form from the first
         /// product to the last — from 24 (so RSA-2048's exponentiation); `adx` takes
         /// them from 8 limbs below that. The radix-2^28 kernels lose to `adx`
-        /// everywhere and never win every run even against scalar and sse2 (`avx2`
-        /// from 64 limbs in four of seven), so a CPU without ADX and IFMA keeps the
-        /// scalar Montgomery kernels. A CPU without a level skips its rows.
+        /// everywhere; against scalar and sse2, `avx2` wins from 48 limbs (multiply),
+        /// 64 (square) and 24 (`power`) in the run after the fix that made its products
+        /// single VPMULUDQs again (the seven runs before it, of a kernel doing 40 % more
+        /// work, never won), which is what a CPU without ADX and IFMA runs; `avx512`,
+        /// eight lanes of the same digits, never wins. A CPU without a level skips its rows.
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
@@ -61,6 +63,9 @@ extension BigNum {
             case (.sse2, .shiftRight): return 12
             case (.sse2, .mulShiftAdd): return 1
             case (.sse2, _): return nil  // add (64 in some runs), subtract, multiply, Montgomery, power
+            case (.avx2, .montgomeryMultiply): return 48  // one run of the fixed kernel (19:59 UTC)
+            case (.avx2, .montgomerySquare): return 64
+            case (.avx2, .power): return 24
             case (.avx2, .mulShiftAdd): return 4
             case (.avx2, _): return nil
             case (.adx, .montgomeryMultiply): return 8
