@@ -177,9 +177,9 @@ extension BigNum {
             // The chain's level (Dispatch's `power` row); where that is scalar or sse2,
             // each product takes its own kernel's dispatched path.
             let chainPath = path ?? BigNum.Dispatch.path(.power, size: n)
-            let perKernel = chainPath == .scalar || chainPath == .sse2
-            let multiplyPath = perKernel && path == nil ? BigNum.Dispatch.path(.montgomeryMultiply, size: n) : chainPath
-            let squarePath = perKernel && path == nil ? BigNum.Dispatch.path(.montgomerySquare, size: n) : chainPath
+            let perKernel = path == nil && (chainPath == .scalar || chainPath == .sse2)
+            let multiplyPath = perKernel ? BigNum.Dispatch.path(.montgomeryMultiply, size: n) : chainPath
+            let squarePath = perKernel ? BigNum.Dispatch.path(.montgomerySquare, size: n) : chainPath
             let slots = window == 1 ? 1 : 1 << window
             let chain = ExponentChain(bits: exponentBits, window: window, exponent: e)
             if window == 1 && multiplyPath == .adx && squarePath == .adx && n <= BigNum.Kernels.ADX.maximumLimbs {

@@ -18,7 +18,6 @@
 #define MUL_PAIRS_SET1(x) _mm256_set1_epi64x((long long)(x))
 #define MUL_PAIRS_BROADCAST_PAIR(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
 #define MUL_PAIRS_NAME mul_pairs_avx2
-static void mul_pairs_avx2(uint32_t *, const uint32_t *, const uint32_t *, size_t, uint64_t *);
 #include "mul_pairs.h"
 #undef MUL_PAIRS_TARGET
 #undef MUL_PAIRS_LANES
@@ -47,7 +46,6 @@ static void mul_pairs_avx2(uint32_t *, const uint32_t *, const uint32_t *, size_
 #define MUL_PAIRS_SET1(x) _mm512_set1_epi64((long long)(x))
 #define MUL_PAIRS_BROADCAST_PAIR(p) _mm512_broadcast_i64x2(_mm_loadu_si128((const __m128i *)(p)))
 #define MUL_PAIRS_NAME mul_pairs_avx512
-static void mul_pairs_avx512(uint32_t *, const uint32_t *, const uint32_t *, size_t, uint64_t *);
 #include "mul_pairs.h"
 #endif
 
