@@ -71,12 +71,26 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Schema path of the element being read, outermost first (e.g. `["signedData",
     /// "certificates[1]", "tbsCertificate"]`); empty where the caller named nothing.
     public var path: [String]
-    public var reason: String
+    /// What `reason` says, kept as values until it is read (see `Detail`).
+    @usableFromInline var detail: Detail
+
+    /// Why, in words. Built when read: most errors of a parse that fails (a fuzz run,
+    /// a validator probing a malformed receipt) are never shown, and interpolating
+    /// the text costs a string allocation per error.
+    public var reason: String {
+        get { detail.text(code) }
+        set { detail = .text(newValue) }
+    }
 
     public init(_ code: Code, at offset: Int, _ reason: String, path: [String] = []) {
+        self.init(code, at: offset, detail: .text(reason), path: path)
+    }
+
+    @usableFromInline
+    init(_ code: Code, at offset: Int, detail: Detail, path: [String] = []) {
         self.code = code
         self.offset = offset
-        self.reason = reason
+        self.detail = detail
         self.path = path
     }
 
@@ -122,38 +136,22 @@ public func withBERPath<T>(
 extension BERError {
     @usableFromInline @inline(never)
     static func shortRead(_ code: Code, at offset: Int, needed: Int, available: Int) -> BERError {
-        BERError(code, at: offset, "needs \(needed) bytes, \(available) left")
+        BERError(code, at: offset, detail: .shortRead(needed: needed, available: available))
     }
 
     @usableFromInline @inline(never)
     static func invalidLength(_ code: Code, at offset: Int, tag: BERTag, octets: Int, value: UInt64) -> BERError {
-        switch code {
-        case .indefiniteLengthOnPrimitive:
-            return BERError(code, at: offset, "\(tag) is primitive and cannot have an indefinite length")
-        case .indefiniteLengthNotAllowed:
-            return BERError(code, at: offset, "DER requires definite lengths")
-        case .lengthTooLong:
-            return BERError(code, at: offset, octets == 0x7F ? "length octet 0xFF is reserved"
-                                                             : "\(octets) length octets (at most \(BERRules.maximumLengthOctets))")
-        case .lengthOverflow:
-            return BERError(code, at: offset, "length \(value) does not fit in Int")
-        default:
-            return BERError(code, at: offset, "length \(value) of \(tag) encoded in \(octets) octets, more than needed")
-        }
+        BERError(code, at: offset, detail: .length(tag, octets: octets, value: value))
     }
 
     @usableFromInline @inline(never)
     static func invalidTag(_ code: Code, at offset: Int, value: UInt64?) -> BERError {
-        switch (code, value) {
-        case (.tagNumberTooLarge, _): return BERError(code, at: offset, "tag number exceeds 2^32-1")
-        case (_, let value?): return BERError(code, at: offset, "tag number \(value) must use the low-tag form")
-        default: return BERError(code, at: offset, "tag number has a leading zero digit")
-        }
+        BERError(code, at: offset, detail: .tagNumber(value))
     }
 
     @usableFromInline @inline(never)
     static func tooDeep(at offset: Int, limit: Int) -> BERError {
-        BERError(.depthLimitExceeded, at: offset, "nesting deeper than \(limit)")
+        BERError(.depthLimitExceeded, at: offset, detail: .depth(limit: limit))
     }
 
     @usableFromInline @inline(never)
@@ -177,7 +175,96 @@ extension BERError {
 
     @usableFromInline @inline(never)
     static func contentsPastEnd(_ tag: BERTag, at offset: Int, length: Int, available: Int) -> BERError {
-        BERError(.lengthExceedsInput, at: offset, "\(tag) declares \(length) contents bytes, \(available) available")
+        BERError(.lengthExceedsInput, at: offset, detail: .contentsPastEnd(tag, length: length, available: available))
+    }
+}
+
+extension BERError {
+    @usableFromInline @inline(never)
+    static func unexpectedTag(at offset: Int, expected: BERTag, found: BERTag?) -> BERError {
+        BERError(.unexpectedTag, at: offset, detail: .unexpectedTag(expected: expected, found: found))
+    }
+
+    @usableFromInline @inline(never)
+    static func trailingData(at offset: Int, count: Int) -> BERError {
+        BERError(.trailingData, at: offset, detail: .trailingData(count: count))
+    }
+
+    @usableFromInline @inline(never)
+    static func constructedString(_ tag: BERTag, at offset: Int) -> BERError {
+        BERError(.constructedStringNotAllowed, at: offset, detail: .constructedString(tag))
+    }
+
+    @usableFromInline @inline(never)
+    static func notConstructed(_ tag: BERTag, at offset: Int) -> BERError {
+        BERError(.invalidConstruction, at: offset, detail: .notConstructed(tag))
+    }
+
+    @usableFromInline @inline(never)
+    static func integerTooLarge(at offset: Int, octets: Int) -> BERError {
+        BERError(.integerOverflow, at: offset, detail: .integerTooLarge(octets: octets))
+    }
+}
+
+extension BERError {
+    /// The values an error's `reason` is rendered from, one case per message of the
+    /// reader's own errors; `text` for everything else.
+    @usableFromInline
+    enum Detail: Sendable {
+        case text(String)
+        case shortRead(needed: Int, available: Int)
+        /// `invalidLength` errors: which message depends on the code.
+        case length(BERTag, octets: Int, value: UInt64)
+        /// `tagNumberTooLarge` and `nonMinimalTag`: the number when it was read.
+        case tagNumber(UInt64?)
+        case depth(limit: Int)
+        case contentsPastEnd(BERTag, length: Int, available: Int)
+        case unexpectedTag(expected: BERTag, found: BERTag?)
+        case trailingData(count: Int)
+        case constructedString(BERTag)
+        case notConstructed(BERTag)
+        case integerTooLarge(octets: Int)
+
+        func text(_ code: Code) -> String {
+            switch self {
+            case .text(let text):
+                return text
+            case .shortRead(let needed, let available):
+                return "needs \(needed) bytes, \(available) left"
+            case .length(let tag, let octets, let value):
+                switch code {
+                case .indefiniteLengthOnPrimitive: return "\(tag) is primitive and cannot have an indefinite length"
+                case .indefiniteLengthNotAllowed: return "DER requires definite lengths"
+                case .lengthTooLong:
+                    return octets == 0x7F ? "length octet 0xFF is reserved"
+                                          : "\(octets) length octets (at most \(BERRules.maximumLengthOctets))"
+                case .lengthOverflow: return "length \(value) does not fit in Int"
+                default: return "length \(value) of \(tag) encoded in \(octets) octets, more than needed"
+                }
+            case .tagNumber(let value):
+                switch (code, value) {
+                case (.tagNumberTooLarge, _): return "tag number exceeds 2^32-1"
+                case (_, let value?): return "tag number \(value) must use the low-tag form"
+                default: return "tag number has a leading zero digit"
+                }
+            case .depth(let limit):
+                return "nesting deeper than \(limit)"
+            case .contentsPastEnd(let tag, let length, let available):
+                return "\(tag) declares \(length) contents bytes, \(available) available"
+            case .unexpectedTag(let expected, let found?):
+                return "expected \(expected), found \(found)"
+            case .unexpectedTag(let expected, nil):
+                return "expected \(expected), found the end of the contents"
+            case .trailingData(let count):
+                return "\(count) unexpected bytes after the last element"
+            case .constructedString(let tag):
+                return "DER forbids constructed \(tag)"
+            case .notConstructed(let tag):
+                return "\(tag) is primitive, a constructed element was expected"
+            case .integerTooLarge(let octets):
+                return "INTEGER of \(octets) octets does not fit in 64 bits"
+            }
+        }
     }
 }
 

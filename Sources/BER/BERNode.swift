@@ -2,10 +2,13 @@
 /// kept beside it. Two encodings of the same value (indefinite versus definite
 /// lengths, long versus short length forms) give equal trees; constructed strings
 /// do too when parsed with `concatenatingStrings`.
+///
+/// A parsed tree lives in one table (`BERNodeList`): parsing allocates that table,
+/// not an array per constructed node, and walks the input without recursion.
 public struct BERNode: Hashable, Sendable {
     public enum Value: Hashable, Sendable {
         case primitive(ArraySlice<UInt8>)
-        case constructed([BERNode])
+        case constructed(BERNodeList)
     }
 
     /// Where a node was in its input. Not part of equality.
@@ -36,7 +39,8 @@ public struct BERNode: Hashable, Sendable {
         hasher.combine(value)
     }
 
-    public var children: [BERNode] {
+    /// The children of a constructed node; empty for a primitive one.
+    public var children: BERNodeList {
         if case .constructed(let children) = value { return children }
         return []
     }
@@ -69,33 +73,12 @@ public struct BERNode: Hashable, Sendable {
         return try BERNode(element, concatenatingStrings: concatenatingStrings)
     }
 
-    /// The tree under an element already read.
+    /// The tree under an element already read. Elements are checked in document
+    /// order, each before its children, and the first error is thrown, as a
+    /// recursive descent would find it (see `BERTreeParser`).
     public init(_ element: BERElement, concatenatingStrings: Bool = false) throws(BERError) {
-        let source = Source(offset: element.offset, headerLength: element.headerLength,
-                            length: element.isIndefiniteLength ? nil : element.contents.count,
-                            depth: element.depth)
-        if element.tag.isConstructed && element.tag.isStringType && !element.rules.allowsConstructedStrings {
-            throw BERError(.constructedStringNotAllowed, at: element.offset, "DER forbids constructed \(element.tag)")
-        }
-        if element.tag.isConstructed && element.tag.isStringType && concatenatingStrings {
-            let bytes = try element.stringValue(segmentTag: element.tag.constructed(false))
-            self.init(tag: element.tag.constructed(false), value: .primitive(bytes), source: source)
-            return
-        }
-        guard element.tag.isConstructed else {
-            try element.checkPrimitiveContents()
-            self.init(tag: element.tag, value: .primitive(element.contents), source: source)
-            return
-        }
-        if element.rules.requireSortedSets && element.tag == .set {
-            try element.checkSetOrder()
-        }
-        var reader = try element.contentsReader()
-        var children: [BERNode] = []
-        while !reader.isAtEnd {
-            children.append(try BERNode.parse(&reader, concatenatingStrings: concatenatingStrings))
-        }
-        self.init(tag: element.tag, value: .constructed(children), source: source)
+        var parser = BERTreeParser(storage: element.storage, rules: element.rules, concatenatingStrings: concatenatingStrings)
+        self = try parser.parse(element.extent)
     }
 
     // MARK: Encoding

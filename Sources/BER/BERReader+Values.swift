@@ -143,10 +143,10 @@ extension BERReader {
     @inlinable
     public mutating func readStringBytes(_ tag: BERTag) throws(BERError) -> ArraySlice<UInt8> {
         guard let next = try peekTag() else {
-            throw BERError(.unexpectedTag, at: offset, "expected \(tag), found the end of the contents")
+            throw BERError.unexpectedTag(at: offset, expected: tag, found: nil)
         }
         guard next.tagClass == tag.tagClass, next.number == tag.number else {
-            throw BERError(.unexpectedTag, at: offset, "expected \(tag), found \(next)")
+            throw BERError.unexpectedTag(at: offset, expected: tag, found: next)
         }
         let extent = try readExtent()
         // Primitive (always in DER, nearly always in BER): a slice, no element built.
@@ -195,7 +195,7 @@ extension BERElement {
     public func stringValue(segmentTag: BERTag) throws(BERError) -> ArraySlice<UInt8> {
         guard tag.isConstructed else { return contents }
         guard rules.allowsConstructedStrings else {
-            throw BERError(.constructedStringNotAllowed, at: offset, "DER forbids constructed \(tag)")
+            throw BERError.constructedString(tag, at: offset)
         }
         var value: [UInt8] = []
         value.reserveCapacity(contents.count)
@@ -267,7 +267,7 @@ extension BERReader {
             range = range.dropFirst()
         }
         guard range.count <= 8 else {
-            throw BERError(.integerOverflow, at: extent.offset, "INTEGER of \(range.count) octets does not fit in 64 bits")
+            throw BERError.integerTooLarge(at: extent.offset, octets: range.count)
         }
         var value: Int64 = negative ? -1 : 0
         for index in range { value = value << 8 | Int64(storage[index]) }

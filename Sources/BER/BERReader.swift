@@ -391,10 +391,10 @@ public struct BERReader: Sendable {
     public mutating func readExtent(_ tag: BERTag) throws(BERError) -> BERExtent {
         let start = position
         guard let next = try peekTag() else {
-            throw BERError(.unexpectedTag, at: start, "expected \(tag), found the end of the contents")
+            throw BERError.unexpectedTag(at: start, expected: tag, found: nil)
         }
         guard next == tag else {
-            throw BERError(.unexpectedTag, at: start, "expected \(tag), found \(next)")
+            throw BERError.unexpectedTag(at: start, expected: tag, found: next)
         }
         return try readExtent()
     }
@@ -421,8 +421,7 @@ public struct BERReader: Sendable {
         _ body: (inout BERReader) throws(BERError) -> T
     ) throws(BERError) -> T {
         guard extent.tag.isConstructed else {
-            throw BERError(.invalidConstruction, at: extent.offset,
-                           "\(extent.tag) is primitive, a constructed element was expected")
+            throw BERError.notConstructed(extent.tag, at: extent.offset)
         }
         let savedLimit = limit
         let savedDepth = currentDepth
@@ -479,7 +478,7 @@ public struct BERReader: Sendable {
     @inlinable
     public func finish() throws(BERError) {
         guard isAtEnd else {
-            throw BERError(.trailingData, at: position, "\(limit - position) unexpected bytes after the last element")
+            throw BERError.trailingData(at: position, count: limit &- position)
         }
     }
 }
@@ -559,7 +558,7 @@ public struct BERElement: Sendable {
     @inlinable
     public func contentsReader() throws(BERError) -> BERReader {
         guard tag.isConstructed else {
-            throw BERError(.invalidConstruction, at: offset, "\(tag) is primitive, a constructed element was expected")
+            throw BERError.notConstructed(tag, at: offset)
         }
         return BERReader(storage: storage, range: contentsRange, rules: rules, depth: depth)
     }

@@ -247,8 +247,8 @@ final class FuzzFindingTests: XCTestCase {
     /// `root` with the node at `path` replaced.
     func replacing(_ root: BERNode, at path: [Int], with replacement: BERNode) -> BERNode {
         guard let index = path.first else { return replacement }
-        var children = root.children
+        var children = Array(root.children)
         children[index] = replacing(children[index], at: Array(path.dropFirst()), with: replacement)
-        return BERNode(tag: root.tag, value: .constructed(children))
+        return BERNode(tag: root.tag, value: .constructed(BERNodeList(children)))
     }
 }
