@@ -64,7 +64,7 @@ public struct ASN1Time: Hashable, Sendable, Comparable, CustomStringConvertible 
         let text = Array(contents)
         let withSeconds = text.count == 13
         guard withSeconds || (text.count == 11 && rules.mode == .ber), text.last == UInt8(ascii: "Z") else {
-            throw BERError(.invalidTime, at: offset, "UTCTime must be YYMMDDhhmmssZ")
+            try BERError.fail(.invalidTime, at: offset, "UTCTime must be YYMMDDhhmmssZ")
         }
         var cursor = DigitCursor(text: text, offset: offset)
         let yy = try cursor.number(2)
@@ -79,22 +79,22 @@ public struct ASN1Time: Hashable, Sendable, Comparable, CustomStringConvertible 
     public init<C: Collection<UInt8>>(generalizedTime contents: C, rules: BERRules, offset: Int) throws(BERError) {
         let text = Array(contents)
         guard text.count >= 15, text.last == UInt8(ascii: "Z") else {
-            throw BERError(.invalidTime, at: offset, "GeneralizedTime must be YYYYMMDDhhmmss[.fff]Z")
+            try BERError.fail(.invalidTime, at: offset, "GeneralizedTime must be YYYYMMDDhhmmss[.fff]Z")
         }
         var cursor = DigitCursor(text: text, offset: offset)
         self.init(year: try cursor.number(4), month: try cursor.number(2), day: try cursor.number(2),
                   hour: try cursor.number(2), minute: try cursor.number(2), second: try cursor.number(2))
         if cursor.index < text.count - 1 {
             guard text[cursor.index] == UInt8(ascii: ".") else {
-                throw BERError(.invalidTime, at: offset, "unexpected character in GeneralizedTime")
+                try BERError.fail(.invalidTime, at: offset, "unexpected character in GeneralizedTime")
             }
             cursor.index += 1
             let digits = text.count - 1 - cursor.index
             guard digits >= 1, digits <= 9 else {
-                throw BERError(.invalidTime, at: offset, "fraction must have 1 to 9 digits")
+                try BERError.fail(.invalidTime, at: offset, "fraction must have 1 to 9 digits")
             }
             if rules.mode == .der && text[text.count - 2] == UInt8(ascii: "0") {
-                throw BERError(.invalidTime, at: offset, "DER forbids trailing zeros in the fraction")
+                try BERError.fail(.invalidTime, at: offset, "DER forbids trailing zeros in the fraction")
             }
             var fraction = try cursor.number(digits)
             for _ in digits..<9 { fraction *= 10 }
@@ -107,7 +107,7 @@ public struct ASN1Time: Hashable, Sendable, Comparable, CustomStringConvertible 
         let daysInMonth = [31, ASN1Time.isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard (1...12).contains(month), (1...daysInMonth[month - 1]).contains(day),
               hour < 24, minute < 60, second < 60 else {
-            throw BERError(.invalidTime, at: offset, "date or time field out of range in \(self)")
+            try BERError.fail(.invalidTime, at: offset, "date or time field out of range in \(self)")
         }
     }
 
@@ -171,12 +171,12 @@ private struct DigitCursor {
 
     mutating func number(_ count: Int) throws(BERError) -> Int {
         guard index + count <= text.count else {
-            throw BERError(.invalidTime, at: offset, "time is too short")
+            try BERError.fail(.invalidTime, at: offset, "time is too short")
         }
         var value = 0
         for octet in text[index..<index + count] {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(octet) else {
-                throw BERError(.invalidTime, at: offset, "non-digit in time")
+                try BERError.fail(.invalidTime, at: offset, "non-digit in time")
             }
             value = value * 10 + Int(octet - UInt8(ascii: "0"))
         }

@@ -65,33 +65,44 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidConstruction
     }
 
+    // Stored in this order so that the error packs into 32 bytes (`detail` 23, `code`
+    // 1, `offset` 8): a typed throw returns an error of that size in registers. A
+    // larger one goes through a stack slot at every call that can throw, and under
+    // AddressSanitizer each slot is a poisoned variable in a fake stack frame
+    // (README, Fuzzing: Throughput). `BERErrorLayoutTests` keeps the size.
+    /// What `reason` says, kept as values until it is read, and the path (see `Detail`).
+    @usableFromInline var detail: Detail
     public var code: Code
     /// Byte index, into the buffer handed to the parser, of the element or octet at fault.
     public var offset: Int
+
     /// Schema path of the element being read, outermost first (e.g. `["signedData",
     /// "certificates[1]", "tbsCertificate"]`); empty where the caller named nothing.
-    public var path: [String]
-    /// What `reason` says, kept as values until it is read (see `Detail`).
-    @usableFromInline var detail: Detail
+    public var path: [String] {
+        get {
+            if case .boxed(let box) = detail { return box.path }
+            return []
+        }
+        set { detail = Detail(detail.unboxed, path: newValue) }
+    }
 
     /// Why, in words. Built when read: most errors of a parse that fails (a fuzz run,
     /// a validator probing a malformed receipt) are never shown, and interpolating
     /// the text costs a string allocation per error.
     public var reason: String {
-        get { detail.text(code) }
-        set { detail = .text(newValue) }
+        get { detail.unboxed.text(code) }
+        set { detail = Detail(.text(newValue), path: path) }
     }
 
     public init(_ code: Code, at offset: Int, _ reason: String, path: [String] = []) {
-        self.init(code, at: offset, detail: .text(reason), path: path)
+        self.init(code, at: offset, detail: Detail(.text(reason), path: path))
     }
 
     @usableFromInline
-    init(_ code: Code, at offset: Int, detail: Detail, path: [String] = []) {
+    init(_ code: Code, at offset: Int, detail: Detail) {
+        self.detail = detail
         self.code = code
         self.offset = offset
-        self.detail = detail
-        self.path = path
     }
 
     /// The path joined with dots, or an empty string.
@@ -129,152 +140,102 @@ public func withBERPath<T>(
     }
 }
 
-// MARK: Cold constructors
+// MARK: Cold throwers
 //
-// The reader's hot paths throw through these so that building the message (string
-// interpolation) stays out of the inlined code.
+// The reader throws through these, never with a `throw` of its own: a `throw`
+// statement hands the error to the runtime's `swift_willThrowTyped` by address, so
+// every throw site inlined into a hot function is a stack slot there (under
+// AddressSanitizer, a poisoned slot in a fake frame on every call). A call to one of
+// these returns its error in registers and is passed on by `try`, which needs no
+// slot; the message's values are only stored, and rendered when `reason` is read.
 extension BERError {
     @usableFromInline @inline(never)
-    static func shortRead(_ code: Code, at offset: Int, needed: Int, available: Int) -> BERError {
-        BERError(code, at: offset, detail: .shortRead(needed: needed, available: available))
+    static func shortRead(_ code: Code, at offset: Int, needed: Int, available: Int) throws(BERError) -> Never {
+        throw BERError(code, at: offset, detail: .facts(.shortRead, first: needed, second: available))
     }
 
     @usableFromInline @inline(never)
-    static func invalidLength(_ code: Code, at offset: Int, tag: BERTag, octets: Int, value: UInt64) -> BERError {
-        BERError(code, at: offset, detail: .length(tag, octets: octets, value: value))
+    static func invalidLength(_ code: Code, at offset: Int, tag: BERTag, octets: Int, value: UInt64) throws(BERError) -> Never {
+        throw BERError(code, at: offset, detail: .facts(.length, tag: tag, first: octets, second: Int(bitPattern: UInt(value))))
     }
 
     @usableFromInline @inline(never)
-    static func invalidTag(_ code: Code, at offset: Int, value: UInt64?) -> BERError {
-        BERError(code, at: offset, detail: .tagNumber(value))
+    static func invalidTag(_ code: Code, at offset: Int, value: UInt64?) throws(BERError) -> Never {
+        throw BERError(code, at: offset, detail: .facts(.tagNumber, first: Int(bitPattern: UInt(value ?? 0)), second: value == nil ? 0 : 1))
     }
 
     @usableFromInline @inline(never)
-    static func tooDeep(at offset: Int, limit: Int) -> BERError {
-        BERError(.depthLimitExceeded, at: offset, detail: .depth(limit: limit))
+    static func tooDeep(at offset: Int, limit: Int) throws(BERError) -> Never {
+        throw BERError(.depthLimitExceeded, at: offset, detail: .facts(.depth, first: limit))
     }
 
     @usableFromInline @inline(never)
-    static func misplacedEndOfContents(_ header: BERReader.Header, at offset: Int) -> BERError {
+    static func misplacedEndOfContents(_ header: BERReader.Header, at offset: Int) throws(BERError) -> Never {
         if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
-            return invalidEndOfContents(at: offset)
+            try invalidEndOfContents(at: offset)
         }
-        return BERError(.unexpectedEndOfContents, at: offset, "end-of-contents outside an indefinite-length element")
+        throw BERError(.unexpectedEndOfContents, at: offset, "end-of-contents outside an indefinite-length element")
     }
 
     @usableFromInline @inline(never)
-    static func missingEndOfContents(at offset: Int) -> BERError {
-        BERError(.missingEndOfContents, at: offset, "indefinite-length element has no end-of-contents marker")
+    static func missingEndOfContents(at offset: Int) throws(BERError) -> Never {
+        throw BERError(.missingEndOfContents, at: offset, "indefinite-length element has no end-of-contents marker")
     }
 
     /// X.690 8.1.5: an end-of-contents marker is exactly two zero octets.
     @usableFromInline @inline(never)
-    static func invalidEndOfContents(at offset: Int) -> BERError {
-        BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
+    static func invalidEndOfContents(at offset: Int) throws(BERError) -> Never {
+        throw BERError(.invalidEndOfContents, at: offset, "end-of-contents must be exactly 00 00")
     }
 
     @usableFromInline @inline(never)
-    static func contentsPastEnd(_ tag: BERTag, at offset: Int, length: Int, available: Int) -> BERError {
-        BERError(.lengthExceedsInput, at: offset, detail: .contentsPastEnd(tag, length: length, available: available))
+    static func contentsPastEnd(_ tag: BERTag, at offset: Int, length: Int, available: Int) throws(BERError) -> Never {
+        throw BERError(.lengthExceedsInput, at: offset, detail: .facts(.contentsPastEnd, tag: tag, first: length, second: available))
     }
 }
 
 extension BERError {
     @usableFromInline @inline(never)
-    static func unexpectedTag(at offset: Int, expected: BERTag, found: BERTag?) -> BERError {
-        BERError(.unexpectedTag, at: offset, detail: .unexpectedTag(expected: expected, found: found))
+    static func unexpectedTag(at offset: Int, expected: BERTag, found: BERTag?) throws(BERError) -> Never {
+        throw BERError(.unexpectedTag, at: offset, detail: .unexpectedTag(expected: expected, found: found))
     }
 
     @usableFromInline @inline(never)
-    static func trailingData(at offset: Int, count: Int) -> BERError {
-        BERError(.trailingData, at: offset, detail: .trailingData(count: count))
+    static func trailingData(at offset: Int, count: Int) throws(BERError) -> Never {
+        throw BERError(.trailingData, at: offset, detail: .facts(.trailingData, first: count))
     }
 
     @usableFromInline @inline(never)
-    static func constructedString(_ tag: BERTag, at offset: Int) -> BERError {
-        BERError(.constructedStringNotAllowed, at: offset, detail: .constructedString(tag))
+    static func constructedString(_ tag: BERTag, at offset: Int) throws(BERError) -> Never {
+        throw BERError(.constructedStringNotAllowed, at: offset, detail: .facts(.constructedString, tag: tag))
     }
 
     @usableFromInline @inline(never)
-    static func notConstructed(_ tag: BERTag, at offset: Int) -> BERError {
-        BERError(.invalidConstruction, at: offset, detail: .notConstructed(tag))
+    static func notConstructed(_ tag: BERTag, at offset: Int) throws(BERError) -> Never {
+        throw BERError(.invalidConstruction, at: offset, detail: .facts(.notConstructed, tag: tag))
     }
 
     @usableFromInline @inline(never)
-    static func integerTooLarge(at offset: Int, octets: Int) -> BERError {
-        BERError(.integerOverflow, at: offset, detail: .integerTooLarge(octets: octets))
+    static func integerTooLarge(at offset: Int, octets: Int) throws(BERError) -> Never {
+        throw BERError(.integerOverflow, at: offset, detail: .facts(.integerTooLarge, first: octets))
     }
 }
 
 extension BERError {
-    /// The values an error's `reason` is rendered from, one case per message of the
-    /// reader's own errors; `text` for everything else.
-    @usableFromInline
-    enum Detail: Sendable {
-        case text(String)
-        case shortRead(needed: Int, available: Int)
-        /// `invalidLength` errors: which message depends on the code.
-        case length(BERTag, octets: Int, value: UInt64)
-        /// `tagNumberTooLarge` and `nonMinimalTag`: the number when it was read.
-        case tagNumber(UInt64?)
-        case depth(limit: Int)
-        case contentsPastEnd(BERTag, length: Int, available: Int)
-        case unexpectedTag(expected: BERTag, found: BERTag?)
-        case trailingData(count: Int)
-        case constructedString(BERTag)
-        case notConstructed(BERTag)
-        case integerTooLarge(octets: Int)
-
-        func text(_ code: Code) -> String {
-            switch self {
-            case .text(let text):
-                return text
-            case .shortRead(let needed, let available):
-                return "needs \(needed) bytes, \(available) left"
-            case .length(let tag, let octets, let value):
-                switch code {
-                case .indefiniteLengthOnPrimitive: return "\(tag) is primitive and cannot have an indefinite length"
-                case .indefiniteLengthNotAllowed: return "DER requires definite lengths"
-                case .lengthTooLong:
-                    return octets == 0x7F ? "length octet 0xFF is reserved"
-                                          : "\(octets) length octets (at most \(BERRules.maximumLengthOctets))"
-                case .lengthOverflow: return "length \(value) does not fit in Int"
-                default: return "length \(value) of \(tag) encoded in \(octets) octets, more than needed"
-                }
-            case .tagNumber(let value):
-                switch (code, value) {
-                case (.tagNumberTooLarge, _): return "tag number exceeds 2^32-1"
-                case (_, let value?): return "tag number \(value) must use the low-tag form"
-                default: return "tag number has a leading zero digit"
-                }
-            case .depth(let limit):
-                return "nesting deeper than \(limit)"
-            case .contentsPastEnd(let tag, let length, let available):
-                return "\(tag) declares \(length) contents bytes, \(available) available"
-            case .unexpectedTag(let expected, let found?):
-                return "expected \(expected), found \(found)"
-            case .unexpectedTag(let expected, nil):
-                return "expected \(expected), found the end of the contents"
-            case .trailingData(let count):
-                return "\(count) unexpected bytes after the last element"
-            case .constructedString(let tag):
-                return "DER forbids constructed \(tag)"
-            case .notConstructed(let tag):
-                return "\(tag) is primitive, a constructed element was expected"
-            case .integerTooLarge(let octets):
-                return "INTEGER of \(octets) octets does not fit in 64 bits"
-            }
-        }
+    /// Throws an error whose reason is `reason` (see the cold throwers above).
+    @usableFromInline @inline(never)
+    static func fail(_ code: Code, at offset: Int, _ reason: String) throws(BERError) -> Never {
+        throw BERError(code, at: offset, reason)
     }
 }
 
 extension BERError {
-    /// The same error with `offset` moved by `base`: for decoders that work on
+    /// Throws `error` with its offset moved by `base`: for decoders that work on
     /// offsets into a buffer (`BERReader.walk`) and report storage indices.
-    @inlinable
-    func rebased(by base: Int) -> BERError {
-        var error = self
+    @usableFromInline @inline(never)
+    static func rethrow(_ error: BERError, rebasedBy base: Int) throws(BERError) -> Never {
+        var error = error
         error.offset &+= base
-        return error
+        throw error
     }
 }

@@ -69,15 +69,18 @@ public struct BERNode: Hashable, Sendable {
 
     /// Parses the next element of `reader` into a tree.
     public static func parse(_ reader: inout BERReader, concatenatingStrings: Bool = false) throws(BERError) -> BERNode {
-        let element = try reader.readElement()
-        return try BERNode(element, concatenatingStrings: concatenatingStrings)
+        let root = try reader.readExtent()
+        var parser = BERTreeParser(reader: reader, concatenatingStrings: concatenatingStrings)
+        return try parser.parse(root)
     }
 
     /// The tree under an element already read. Elements are checked in document
     /// order, each before its children, and the first error is thrown, as a
     /// recursive descent would find it (see `BERTreeParser`).
     public init(_ element: BERElement, concatenatingStrings: Bool = false) throws(BERError) {
-        var parser = BERTreeParser(storage: element.storage, rules: element.rules, concatenatingStrings: concatenatingStrings)
+        let reader = BERReader(storage: element.storage, range: element.extent.encodedRange, rules: element.rules,
+                               depth: element.depth &- 1)
+        var parser = BERTreeParser(reader: reader, concatenatingStrings: concatenatingStrings)
         self = try parser.parse(element.extent)
     }
 
@@ -112,15 +115,15 @@ extension BERElement {
         switch tag.number {
         case 1:
             guard contents.count == 1 else {
-                throw BERError(.invalidBoolean, at: offset, "BOOLEAN must have one contents octet")
+                try BERError.fail(.invalidBoolean, at: offset, "BOOLEAN must have one contents octet")
             }
             if !rules.allowsNonCanonicalBoolean && contents.first != 0 && contents.first != 0xFF {
-                throw BERError(.invalidBoolean, at: offset, "DER BOOLEAN must be 00 or FF")
+                try BERError.fail(.invalidBoolean, at: offset, "DER BOOLEAN must be 00 or FF")
             }
         case 2, 10:
             _ = try integerContents()
         case 5:
-            guard contents.isEmpty else { throw BERError(.invalidNull, at: offset, "NULL must be empty") }
+            guard contents.isEmpty else { try BERError.fail(.invalidNull, at: offset, "NULL must be empty") }
         case 6:
             _ = try OID(contents: contents, offset: offset)
         default:

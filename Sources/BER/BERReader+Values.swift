@@ -37,7 +37,7 @@ extension BERReader {
         let element = try readElement(tag)
         var contents = try element.integerContents()
         guard contents.first! & 0x80 == 0 else {
-            throw BERError(.integerOverflow, at: element.offset, "negative INTEGER where a non-negative one is required")
+            try BERError.fail(.integerOverflow, at: element.offset, "negative INTEGER where a non-negative one is required")
         }
         while contents.count > 1 && contents.first == 0 { contents = contents.dropFirst() }
         return contents
@@ -49,11 +49,11 @@ extension BERReader {
     public mutating func readBoolean(tag: BERTag = .boolean) throws(BERError) -> Bool {
         let element = try readElement(tag)
         guard element.contents.count == 1 else {
-            throw BERError(.invalidBoolean, at: element.offset, "BOOLEAN must have one contents octet")
+            try BERError.fail(.invalidBoolean, at: element.offset, "BOOLEAN must have one contents octet")
         }
         let value = element.contents.first!
         if !rules.allowsNonCanonicalBoolean && value != 0 && value != 0xFF {
-            throw BERError(.invalidBoolean, at: element.offset, "DER BOOLEAN must be 00 or FF")
+            try BERError.fail(.invalidBoolean, at: element.offset, "DER BOOLEAN must be 00 or FF")
         }
         return value != 0
     }
@@ -62,7 +62,7 @@ extension BERReader {
     public mutating func readNull(tag: BERTag = .null) throws(BERError) {
         let element = try readElement(tag)
         guard element.contents.isEmpty else {
-            throw BERError(.invalidNull, at: element.offset, "NULL must be empty")
+            try BERError.fail(.invalidNull, at: element.offset, "NULL must be empty")
         }
     }
 
@@ -87,14 +87,14 @@ extension BERReader {
     public mutating func readBitString(tag: BERTag = .bitString) throws(BERError) -> BitString {
         let element = try readElement(tag.constructed(false))
         guard let unused = element.contents.first, unused < 8 else {
-            throw BERError(.invalidBitString, at: element.offset, "BIT STRING needs an unused-bits octet 0...7")
+            try BERError.fail(.invalidBitString, at: element.offset, "BIT STRING needs an unused-bits octet 0...7")
         }
         let bytes = element.contents.dropFirst()
         if bytes.isEmpty && unused != 0 {
-            throw BERError(.invalidBitString, at: element.offset, "empty BIT STRING with unused bits")
+            try BERError.fail(.invalidBitString, at: element.offset, "empty BIT STRING with unused bits")
         }
         if !rules.allowsUnusedBitsSet, let last = bytes.last, last & UInt8((1 << unused) - 1) != 0 {
-            throw BERError(.invalidBitString, at: element.offset, "DER requires unused bits to be zero")
+            try BERError.fail(.invalidBitString, at: element.offset, "DER requires unused bits to be zero")
         }
         return BitString(bytes: bytes, unusedBits: Int(unused))
     }
@@ -109,7 +109,7 @@ extension BERReader {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
         guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
-            throw BERError(.invalidString, at: offset, "UTF8String is not valid UTF-8")
+            try BERError.fail(.invalidString, at: offset, "UTF8String is not valid UTF-8")
         }
         return bytes
     }
@@ -123,7 +123,7 @@ extension BERReader {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
         guard isASCII(bytes) else {
-            throw BERError(.invalidString, at: offset, "IA5String has a byte above 0x7F")
+            try BERError.fail(.invalidString, at: offset, "IA5String has a byte above 0x7F")
         }
         return bytes
     }
@@ -132,7 +132,7 @@ extension BERReader {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
         guard bytes.allSatisfy(isPrintableStringCharacter) else {
-            throw BERError(.invalidString, at: offset, "PrintableString has a character outside its set")
+            try BERError.fail(.invalidString, at: offset, "PrintableString has a character outside its set")
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -143,10 +143,10 @@ extension BERReader {
     @inlinable
     public mutating func readStringBytes(_ tag: BERTag) throws(BERError) -> ArraySlice<UInt8> {
         guard let next = try peekTag() else {
-            throw BERError.unexpectedTag(at: offset, expected: tag, found: nil)
+            try BERError.unexpectedTag(at: offset, expected: tag, found: nil)
         }
         guard next.tagClass == tag.tagClass, next.number == tag.number else {
-            throw BERError.unexpectedTag(at: offset, expected: tag, found: next)
+            try BERError.unexpectedTag(at: offset, expected: tag, found: next)
         }
         let extent = try readExtent()
         // Primitive (always in DER, nearly always in BER): a slice, no element built.
@@ -195,7 +195,7 @@ extension BERElement {
     public func stringValue(segmentTag: BERTag) throws(BERError) -> ArraySlice<UInt8> {
         guard tag.isConstructed else { return contents }
         guard rules.allowsConstructedStrings else {
-            throw BERError.constructedString(tag, at: offset)
+            try BERError.constructedString(tag, at: offset)
         }
         var value: [UInt8] = []
         value.reserveCapacity(contents.count)
@@ -205,7 +205,7 @@ extension BERElement {
             let segment = try reader.readElement()
             stack.append(reader)
             guard segment.tag.tagClass == .universal, segment.tag.number == segmentTag.number else {
-                throw BERError(.unexpectedTag, at: segment.offset,
+                try BERError.fail(.unexpectedTag, at: segment.offset,
                                "segment of a constructed \(tag) is \(segment.tag)")
             }
             if segment.tag.isConstructed {
@@ -241,16 +241,16 @@ extension BERReader {
     static func integerRange(in storage: ArraySlice<UInt8>, extent: BERExtent,
                              rules: BERRules) throws(BERError) -> Range<Int> {
         guard !extent.tag.isConstructed else {
-            throw BERError(.invalidConstruction, at: extent.offset, "INTEGER must be primitive")
+            try BERError.fail(.invalidConstruction, at: extent.offset, "INTEGER must be primitive")
         }
         let contents = extent.contentsRange
         guard !contents.isEmpty else {
-            throw BERError(.emptyInteger, at: extent.offset, "INTEGER has no contents octets")
+            try BERError.fail(.emptyInteger, at: extent.offset, "INTEGER has no contents octets")
         }
         if !rules.allowsNonMinimalIntegers && contents.count > 1 {
             let first = storage[contents.lowerBound], second = storage[contents.lowerBound + 1]
             if (first == 0 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
-                throw BERError(.nonMinimalInteger, at: extent.offset, "INTEGER has a redundant leading octet")
+                try BERError.fail(.nonMinimalInteger, at: extent.offset, "INTEGER has a redundant leading octet")
             }
         }
         return contents
@@ -267,7 +267,7 @@ extension BERReader {
             range = range.dropFirst()
         }
         guard range.count <= 8 else {
-            throw BERError.integerTooLarge(at: extent.offset, octets: range.count)
+            try BERError.integerTooLarge(at: extent.offset, octets: range.count)
         }
         var value: Int64 = negative ? -1 : 0
         for index in range { value = value << 8 | Int64(storage[index]) }

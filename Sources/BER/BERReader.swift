@@ -77,7 +77,7 @@ public struct BERReader: Sendable {
                      failing code: BERError.Code) throws(BERError) -> Range<Int> {
         let available = limit &- cursor
         guard count >= 0, count <= available else {
-            throw BERError.shortRead(code, at: cursor, needed: count, available: available)
+            try BERError.shortRead(code, at: cursor, needed: count, available: available)
         }
         let start = cursor
         cursor = start &+ count
@@ -198,16 +198,16 @@ public struct BERReader: Sendable {
                            cursor: inout Int, limit: Int, rules: BERRules) throws(BERError) -> Int? {
         if first == 0x80 {
             guard tag.isConstructed else {
-                throw BERError.invalidLength(.indefiniteLengthOnPrimitive, at: lengthOffset, tag: tag, octets: 0, value: 0)
+                try BERError.invalidLength(.indefiniteLengthOnPrimitive, at: lengthOffset, tag: tag, octets: 0, value: 0)
             }
             guard rules.allowsIndefiniteLengths else {
-                throw BERError.invalidLength(.indefiniteLengthNotAllowed, at: lengthOffset, tag: tag, octets: 0, value: 0)
+                try BERError.invalidLength(.indefiniteLengthNotAllowed, at: lengthOffset, tag: tag, octets: 0, value: 0)
             }
             return nil
         }
         let count = Int(first & 0x7F)
         guard count <= BERRules.maximumLengthOctets else {
-            throw BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
+            try BERError.invalidLength(.lengthTooLong, at: lengthOffset, tag: tag, octets: count, value: 0)
         }
         let octets = try read(count, at: &cursor, limit: limit, failing: .truncated)
         var value: UInt64 = 0
@@ -217,11 +217,11 @@ public struct BERReader: Sendable {
             index &+= 1
         }
         guard value <= UInt64(Int.max) else {
-            throw BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
+            try BERError.invalidLength(.lengthOverflow, at: lengthOffset, tag: tag, octets: count, value: value)
         }
         let exact = Int(truncatingIfNeeded: value)
         if !rules.allowsNonMinimalLengths && (bytes[octets.lowerBound] == 0 || exact < 0x80) {
-            throw BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
+            try BERError.invalidLength(.nonMinimalLength, at: lengthOffset, tag: tag, octets: count, value: value)
         }
         return exact
     }
@@ -241,17 +241,17 @@ public struct BERReader: Sendable {
             while true {
                 let octet = bytes[try read(1, at: &cursor, limit: limit, failing: .truncated).lowerBound]
                 if digits == 0 && octet == 0x80 {
-                    throw BERError.invalidTag(.nonMinimalTag, at: start, value: nil)
+                    try BERError.invalidTag(.nonMinimalTag, at: start, value: nil)
                 }
                 value = value << 7 | UInt64(octet & 0x7F)
                 digits += 1
                 guard value <= UInt64(UInt32.max), digits <= 5 else {
-                    throw BERError.invalidTag(.tagNumberTooLarge, at: start, value: nil)
+                    try BERError.invalidTag(.tagNumberTooLarge, at: start, value: nil)
                 }
                 if octet & 0x80 == 0 { break }
             }
             guard value >= 0x1F else {
-                throw BERError.invalidTag(.nonMinimalTag, at: start, value: value)
+                try BERError.invalidTag(.nonMinimalTag, at: start, value: value)
             }
             number = UInt32(value)
         }
@@ -268,16 +268,16 @@ public struct BERReader: Sendable {
         let start = position
         let elementDepth = depth &+ 1
         if elementDepth > rules.maximumDepth {
-            throw BERError.tooDeep(at: start, limit: rules.maximumDepth)
+            try BERError.tooDeep(at: start, limit: rules.maximumDepth)
         }
         let header = try readHeader()
         if header.tag.tagClass == .universal && header.tag.number == 0 {
-            throw BERError.misplacedEndOfContents(header, at: start)
+            try BERError.misplacedEndOfContents(header, at: start)
         }
         let contents: Range<Int>
         if let length = header.length {
             guard length <= limit &- position else {
-                throw BERError.contentsPastEnd(header.tag, at: start, length: length, available: limit &- position)
+                try BERError.contentsPastEnd(header.tag, at: start, length: length, available: limit &- position)
             }
             contents = try read(length, failing: .lengthExceedsInput)
         } else {
@@ -314,29 +314,31 @@ public struct BERReader: Sendable {
         var contentsEnd = contentsStart
         while open > 0 {
             if isAtEnd {
-                throw BERError.missingEndOfContents(at: elementStart)
+                try BERError.missingEndOfContents(at: elementStart)
             }
             let markerStart = position
             let header = try readHeader()
             if header.tag.tagClass == .universal && header.tag.number == 0 {
                 // X.690 8.1.5: exactly two zero octets (not 00 81 00, not 20 00).
                 if header.tag.isConstructed || header.length != 0 || header.headerLength != 2 {
-                    throw BERError.invalidEndOfContents(at: markerStart)
+                    try BERError.invalidEndOfContents(at: markerStart)
                 }
                 open -= 1
                 contentsEnd = markerStart
                 if open > 0 { noteIndefiniteEnd(markerStart) }
             } else if let length = header.length {
                 guard length <= limit &- position else {
-                    throw BERError.contentsPastEnd(header.tag, at: markerStart, length: length, available: limit &- position)
+                    try BERError.contentsPastEnd(header.tag, at: markerStart, length: length, available: limit &- position)
                 }
                 _ = try read(length, failing: .lengthExceedsInput)
             } else {
                 open += 1
                 if elementDepth + open - 1 > rules.maximumDepth {
-                    throw BERError.tooDeep(at: markerStart, limit: rules.maximumDepth)
+                    try BERError.tooDeep(at: markerStart, limit: rules.maximumDepth)
                 }
                 if knownIndefiniteEnd(of: markerStart) == nil {
+                    // Room for a few at once: growing from empty reallocates at every doubling.
+                    if knownIndefiniteEnds.isEmpty { knownIndefiniteEnds.reserveCapacity(16) }
                     knownIndefiniteEnds.append(markerStart)
                     knownIndefiniteEnds.append(-1)
                 }
@@ -391,10 +393,10 @@ public struct BERReader: Sendable {
     public mutating func readExtent(_ tag: BERTag) throws(BERError) -> BERExtent {
         let start = position
         guard let next = try peekTag() else {
-            throw BERError.unexpectedTag(at: start, expected: tag, found: nil)
+            try BERError.unexpectedTag(at: start, expected: tag, found: nil)
         }
         guard next == tag else {
-            throw BERError.unexpectedTag(at: start, expected: tag, found: next)
+            try BERError.unexpectedTag(at: start, expected: tag, found: next)
         }
         return try readExtent()
     }
@@ -421,7 +423,7 @@ public struct BERReader: Sendable {
         _ body: (inout BERReader) throws(BERError) -> T
     ) throws(BERError) -> T {
         guard extent.tag.isConstructed else {
-            throw BERError.notConstructed(extent.tag, at: extent.offset)
+            try BERError.notConstructed(extent.tag, at: extent.offset)
         }
         let savedLimit = limit
         let savedDepth = currentDepth
@@ -478,7 +480,7 @@ public struct BERReader: Sendable {
     @inlinable
     public func finish() throws(BERError) {
         guard isAtEnd else {
-            throw BERError.trailingData(at: position, count: limit &- position)
+            try BERError.trailingData(at: position, count: limit &- position)
         }
     }
 }
@@ -558,7 +560,7 @@ public struct BERElement: Sendable {
     @inlinable
     public func contentsReader() throws(BERError) -> BERReader {
         guard tag.isConstructed else {
-            throw BERError.notConstructed(tag, at: offset)
+            try BERError.notConstructed(tag, at: offset)
         }
         return BERReader(storage: storage, range: contentsRange, rules: rules, depth: depth)
     }
@@ -570,7 +572,7 @@ public struct BERElement: Sendable {
         while !reader.isAtEnd {
             let child = try reader.readElement()
             if let previous, derSetOrder(child.encodedBytes, previous) {
-                throw BERError(.setNotSorted, at: child.offset, "SET OF elements are not in ascending DER order")
+                try BERError.fail(.setNotSorted, at: child.offset, "SET OF elements are not in ascending DER order")
             }
             previous = child.encodedBytes
         }

@@ -14,66 +14,98 @@ struct BERTreeParser {
     let storage: ArraySlice<UInt8>
     let rules: BERRules
     let concatenatingStrings: Bool
+    /// One reader for every element's children, moved from one to the next: what it
+    /// learns about nested indefinite lengths (`knownIndefiniteEnds`) while reading
+    /// one level is used on the levels below, so each byte is scanned once.
+    private var reader: BERReader
     private var rows: [BERNodeTable.Row] = []
     private var strings: [ArraySlice<UInt8>] = []
-    /// Rows to visit, the next one last; `deferred` marks where a deferred error is due.
-    private var stack: [Int] = []
+    /// Errors deferred, innermost last: each due when its level is done.
     private var deferredErrors: [BERError] = []
-    private static let deferred = -1
 
-    init(storage: ArraySlice<UInt8>, rules: BERRules, concatenatingStrings: Bool) {
-        self.storage = storage
-        self.rules = rules
+    /// A parser reading with (a copy of) `reader`, which read the root element.
+    init(reader: BERReader, concatenatingStrings: Bool) {
+        self.storage = reader.storage
+        self.rules = reader.rules
         self.concatenatingStrings = concatenatingStrings
+        self.reader = reader
+    }
+
+    /// The siblings still to visit at one depth: rows `next..<end`, then the
+    /// deferred error of their parent if `deferred`.
+    private struct Level {
+        var next: Int
+        var end: Int
+        var deferred: Bool
     }
 
     mutating func parse(_ root: BERExtent) throws(BERError) -> BERNode {
+        let size = root.encodedRange.count
         // A node takes two bytes at least: most small inputs fit the first allocation.
-        rows.reserveCapacity(min(root.encodedRange.count / 2 + 1, 32))
-        stack.reserveCapacity(16)
+        rows.reserveCapacity(min(size / 2 + 1, 32))
         rows.append(BERNodeTable.Row(extent: root, value: .primitive))
-        stack.append(0)
-        while let row = stack.popLast() {
-            if row == Self.deferred { throw deferredErrors.removeLast() }
-            try visit(row)
+        // One level per depth below the root (each nested header takes two bytes at
+        // least, and none is read past the depth limit), one for the root and one
+        // for a deferred error past the limit: on the machine stack for small input,
+        // as in `BERReader.walk`.
+        let capacity = max(0, min(rules.maximumDepth &- root.depth, size / 2)) &+ 3
+        try withUnsafeTemporaryAllocation(of: Level.self, capacity: capacity) { (levels) throws(BERError) in
+            var top = 0
+            levels[0] = Level(next: 0, end: 1, deferred: false)
+            while true {
+                if levels[top].next < levels[top].end {
+                    let row = levels[top].next
+                    levels[top].next &+= 1
+                    if let children = try visit(row) {
+                        top &+= 1
+                        precondition(top < capacity, "BERTreeParser: deeper than its level stack")
+                        levels[top] = children
+                    }
+                } else {
+                    if levels[top].deferred { throw deferredErrors.removeLast() }
+                    if top == 0 { break }
+                    top &-= 1
+                }
+            }
         }
         return BERNodeTable(storage: storage, rows: rows, strings: strings).node(at: 0)
     }
 
-    private mutating func visit(_ row: Int) throws(BERError) {
+    /// Checks the element in `row`; for a constructed one, reads its children into
+    /// new rows and returns them as the next level down.
+    private mutating func visit(_ row: Int) throws(BERError) -> Level? {
         let extent = rows[row].extent
         let tag = extent.tag
         if tag.isConstructed && tag.isStringType {
-            guard rules.allowsConstructedStrings else { throw BERError.constructedString(tag, at: extent.offset) }
+            guard rules.allowsConstructedStrings else { try BERError.constructedString(tag, at: extent.offset) }
             if concatenatingStrings {
                 let element = BERElement(extent, storage: storage, rules: rules)
                 strings.append(try element.stringValue(segmentTag: tag.constructed(false)))
                 rows[row].value = .concatenated(strings.count - 1)
-                return
+                return nil
             }
         }
         guard tag.isConstructed else {
             try BERElement(extent, storage: storage, rules: rules).checkPrimitiveContents()
-            return
+            return nil
         }
         if rules.requireSortedSets && tag == .set {
             try BERElement(extent, storage: storage, rules: rules).checkSetOrder()
         }
-        var reader = BERReader(storage: storage, range: extent.contentsRange, rules: rules, depth: extent.depth)
+        reader.position = extent.contentsRange.lowerBound
+        reader.limit = extent.contentsRange.upperBound
+        reader.currentDepth = extent.depth
         let first = rows.count
+        var deferred = false
         do throws(BERError) {
             while !reader.isAtEnd {
                 rows.append(BERNodeTable.Row(extent: try reader.readExtent(), value: .primitive))
             }
         } catch {
             deferredErrors.append(error)
-            stack.append(Self.deferred)
+            deferred = true
         }
         rows[row].value = .constructed(first..<rows.count)
-        var child = rows.count
-        while child > first {
-            child &-= 1
-            stack.append(child)
-        }
+        return Level(next: first, end: rows.count, deferred: deferred)
     }
 }

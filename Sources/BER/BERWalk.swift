@@ -83,7 +83,7 @@ extension BERReader {
                 openCount &-= 1
                 let ending = levels[openCount]
                 if ending < 0 {
-                    throw BERError.missingEndOfContents(at: ~ending &+ base)
+                    try BERError.missingEndOfContents(at: ~ending &+ base)
                 }
                 limit = ending
                 continue
@@ -124,7 +124,7 @@ extension BERReader {
                     // End-of-contents: closes the innermost open element, which must
                     // have an indefinite length.
                     guard openCount > 0, levels[openCount &- 1] < 0 else {
-                        throw BERError.misplacedEndOfContents(
+                        try BERError.misplacedEndOfContents(
                             Header(tag: .endOfContents, length: 0, offset: start, headerLength: 2), at: start)
                     }
                     openCount &-= 1
@@ -146,15 +146,15 @@ extension BERReader {
                     if header.tag.number == 0 && header.tag.tagClass == .universal {
                         // X.690 8.1.5: exactly two zero octets (not 00 81 00, not 20 00).
                         if openCount > 0 && levels[openCount &- 1] < 0 {
-                            throw BERError.invalidEndOfContents(at: start)
+                            try BERError.invalidEndOfContents(at: start)
                         }
-                        throw BERError.misplacedEndOfContents(header, at: start)
+                        try BERError.misplacedEndOfContents(header, at: start)
                     }
                     number = header.tag.number
                     length = header.length ?? -1
                 }
                 if openCount >= openBudget {
-                    throw BERError.tooDeep(at: start, limit: maximumDepth)
+                    try BERError.tooDeep(at: start, limit: maximumDepth)
                 }
                 if length < 0 {
                     // Indefinite: its children follow, up to its end-of-contents. Its
@@ -164,7 +164,7 @@ extension BERReader {
                     continue
                 }
                 guard length <= limit &- position else {
-                    throw BERError.contentsPastEnd(
+                    try BERError.contentsPastEnd(
                         BERTag(BERTag.TagClass(topBits: first), number, constructed: first & 0x20 != 0),
                         at: start, length: length, available: limit &- position)
                 }
@@ -172,7 +172,7 @@ extension BERReader {
                 contents = try read(length, at: &position, limit: limit, failing: .lengthExceedsInput)
                 closing = false
             } catch {
-                throw error.rebased(by: base)
+                try BERError.rethrow(error, rebasedBy: base)
             }
             let constructed = first & 0x20 != 0
             try visit(BERExtent(tag: BERTag(BERTag.TagClass(topBits: first), number, constructed: constructed),

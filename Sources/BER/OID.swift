@@ -10,23 +10,23 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
     /// fitting 64 bits. `offset` is used for the error only.
     public init<C: Collection<UInt8>>(contents: C, offset: Int = 0) throws(BERError) {
         guard !contents.isEmpty else {
-            throw BERError(.invalidObjectIdentifier, at: offset, "empty OBJECT IDENTIFIER")
+            try BERError.fail(.invalidObjectIdentifier, at: offset, "empty OBJECT IDENTIFIER")
         }
         var atStart = true
         var bits = 0
         for octet in contents {
             if atStart && octet == 0x80 {
-                throw BERError(.invalidObjectIdentifier, at: offset, "subidentifier has a leading zero digit")
+                try BERError.fail(.invalidObjectIdentifier, at: offset, "subidentifier has a leading zero digit")
             }
             bits += 7
             if bits > 63 {
-                throw BERError(.invalidObjectIdentifier, at: offset, "subidentifier exceeds 64 bits")
+                try BERError.fail(.invalidObjectIdentifier, at: offset, "subidentifier exceeds 64 bits")
             }
             atStart = octet & 0x80 == 0
             if atStart { bits = 0 }
         }
         guard atStart else {
-            throw BERError(.invalidObjectIdentifier, at: offset, "last subidentifier is not terminated")
+            try BERError.fail(.invalidObjectIdentifier, at: offset, "last subidentifier is not terminated")
         }
         self.encoded = Array(contents)
     }

@@ -35,12 +35,18 @@ public enum BERFuzz {
     /// swift-asn1 (inputs we accept always are).
     public static let refusedShare: UInt32 = 4
 
-    /// Whether `input` takes the dump, error-description and `parseAll` checks.
+    /// Whether `input` takes the dump, error-description and `parseAll` checks
+    /// (`hash`: `FuzzShare.hash(input)`, drawn once per input for every share).
+    public static func takesDump(_ input: [UInt8], hash: UInt32) -> Bool {
+        input.count <= dumpLimit && FuzzShare.takes(hash: hash, oneIn: dumpShare, salt: 1)
+    }
+
     public static func takesDump(_ input: [UInt8]) -> Bool {
-        input.count <= dumpLimit && FuzzShare.takes(input, oneIn: dumpShare, salt: 1)
+        takesDump(input, hash: FuzzShare.hash(input))
     }
 
     public static func fuzzOne(_ input: [UInt8]) {
+        let hash = FuzzShare.hash(input)
         let ber = Result { () throws(BERError) in try BERNode.parse(input, rules: berRules) }
         let der = Result { () throws(BERError) in try BERNode.parse(input, rules: derRules) }
 
@@ -66,7 +72,7 @@ public enum BERFuzz {
             checkBERWriterRoundTrip(tree, input)
             compareWithSwiftASN1(der, Result { try DER.parse(input) }, whitelist: ourStricterCodes,
                                  signature: "ber-swiftasn1-difference")
-        } else if (try? ber.get()) != nil || FuzzShare.takes(input, oneIn: refusedShare, salt: 2) {
+        } else if (try? ber.get()) != nil || FuzzShare.takes(hash: hash, oneIn: refusedShare, salt: 2) {
             compareWithSwiftASN1Rules(ber, der, input)
         }
 
@@ -75,13 +81,13 @@ public enum BERFuzz {
         }
         // The dump renders text for every element (costly); small inputs reach all
         // of its branches, and a quarter of them is enough (`dumpShare`).
-        let small = takesDump(input)
+        let small = takesDump(input, hash: hash)
         if small {
             let dump = BERDump(input, rules: .ber, expandOctetStrings: true)
             _ = dump.json
             if let finding = BERTypedRoundTrip.dumpTextFinding(dump) { fuzzFinding(finding.signature, finding.detail) }
         }
-        BERTypedRoundTrip.fuzz(input, ber: ber, der: der, small: small)
+        BERTypedRoundTrip.fuzz(input, ber: ber, der: der, small: small, hash: hash)
     }
 
     /// Our BER result against swift-asn1's BER parser, and our DER refusal against its

@@ -38,7 +38,8 @@ public enum BERTypedRoundTrip {
     /// the inputs they skip: the typed round trip on accepted inputs up to
     /// `sizeLimit` bytes, one in `share`; error descriptions and `parseAll` on the inputs that take
     /// the dump (`BERFuzz.takesDump`). Every error's offset is checked.
-    static func fuzz(_ input: [UInt8], ber: Result<BERNode, BERError>, der: Result<BERNode, BERError>, small: Bool) {
+    static func fuzz(_ input: [UInt8], ber: Result<BERNode, BERError>, der: Result<BERNode, BERError>, small: Bool,
+                     hash: UInt32) {
         // Each result on its own: no array of the two per input.
         func checkError(_ result: Result<BERNode, BERError>) {
             guard case .failure(let error) = result, small || !(0...input.count).contains(error.offset) else { return }
@@ -47,7 +48,7 @@ public enum BERTypedRoundTrip {
         checkError(ber)
         checkError(der)
         guard case .success(let tree) = ber, input.count <= sizeLimit else { return }
-        if FuzzShare.takes(input, oneIn: share, salt: 3), let finding = check(input, derAccepted: (try? der.get()) != nil) {
+        if FuzzShare.takes(hash: hash, oneIn: share, salt: 3), let finding = check(input, derAccepted: (try? der.get()) != nil) {
             fuzzFinding(finding.signature, finding.detail)
         }
         // Two copies of the input are two elements, each the same tree.

@@ -5,20 +5,38 @@
 ///
 /// `FuzzShare.takes(input, oneIn: 4)` is true for about a quarter of inputs; `salt`
 /// makes the shares of two checks independent of each other.
+///
+/// A harness that draws several shares for one input hashes it once (`hash`) and
+/// asks `takes(hash:oneIn:salt:)` for each.
 public enum FuzzShare {
     /// FNV-1a of the bytes, folded: cheap, and every byte moves it.
     @inlinable
-    public static func hash(_ input: [UInt8], salt: UInt32 = 0) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261 ^ salt
+    public static func hash(_ input: [UInt8]) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
         input.withUnsafeBufferPointer { bytes in
             for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         }
         return hash ^ (hash >> 16)
     }
 
-    /// True for about one input in `oneIn` (always for `oneIn` ≤ 1).
+    /// True for about one input in `oneIn` (always for `oneIn` ≤ 1), from the input's
+    /// `hash`: the salt is mixed in (MurmurHash3's finalizer), so each salt's share
+    /// is independent of the others'.
+    @inlinable
+    public static func takes(hash: UInt32, oneIn: UInt32, salt: UInt32 = 0) -> Bool {
+        guard oneIn > 1 else { return true }
+        var mixed = hash ^ (salt &* 0x9E37_79B9)
+        mixed ^= mixed >> 16
+        mixed &*= 0x85EB_CA6B
+        mixed ^= mixed >> 13
+        mixed &*= 0xC2B2_AE35
+        mixed ^= mixed >> 16
+        return mixed % oneIn == 0
+    }
+
+    /// `takes(hash:oneIn:salt:)` for one share of `input`.
     @inlinable
     public static func takes(_ input: [UInt8], oneIn: UInt32, salt: UInt32 = 0) -> Bool {
-        oneIn <= 1 || hash(input, salt: salt) % oneIn == 0
+        takes(hash: hash(input), oneIn: oneIn, salt: salt)
     }
 }
