@@ -129,6 +129,12 @@ public struct BERDump: Sendable {
     /// Appends `text` as a JSON string literal (quotes, escapes) to `out`.
     static func appendQuoted(_ text: String, to out: inout String) {
         out += "\""
+        // Most values need no escape: appended whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -151,36 +157,65 @@ public struct BERDump: Sendable {
     // MARK: Rendering
 
     /// One line per element, indented by depth (the error, if any, is not part of it).
+    /// Written into one string (no string per line or per field).
     public var text: String {
-        var lines: [String] = []
+        var out = ""
+        func pad(_ count: Int) {
+            var count = count
+            while count > 0 {
+                let run = min(count, BERDump.spaces.utf8.count)
+                out += BERDump.spaces.prefix(run)
+                count -= run
+            }
+        }
         func emit(_ node: Node) {
+            let lineStart = out.utf8.count
             let offset = String(node.offset)
+            pad(6 - offset.utf8.count)
+            out += offset
+            out += ":d="
+            out += String(node.depth)
+            out += " hl="
+            out += String(node.headerLength)
+            out += " l="
             let length = node.length.map(String.init) ?? "indefinite"
-            var line = String(repeating: " ", count: max(0, 6 - offset.count)) + offset
-            line += ":d=\(node.depth) hl=\(node.headerLength) l=" + String(repeating: " ", count: max(0, 5 - length.count)) + length
-            line += node.tag.isConstructed ? " cons: " : " prim: "
-            line += String(repeating: " ", count: node.depth) + BERDump.tagLabel(node.tag)
+            pad(5 - length.utf8.count)
+            out += length
+            out += node.tag.isConstructed ? " cons: " : " prim: "
+            pad(node.depth)
+            BERDump.appendTagLabel(node.tag, to: &out)
             if var value = node.value {
                 if value.count > BERDump.textHexLimit * 2 && node.tag != .utf8String {
                     value = String(value.prefix(BERDump.textHexLimit * 2)) + "… (\(node.length ?? 0) bytes)"
                 }
-                line += String(repeating: " ", count: max(1, 60 - line.count)) + ":" + value
+                // Everything before the value is ASCII: bytes are columns.
+                pad(max(1, 60 - (out.utf8.count - lineStart)))
+                out += ":"
+                out += value
             }
-            if node.expandedFromOctetString { line += "  (contents parsed below)" }
-            lines.append(line)
+            if node.expandedFromOctetString { out += "  (contents parsed below)" }
+            out += "\n"
             node.children.forEach(emit)
         }
         nodes.forEach(emit)
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        return out
     }
 
+    /// Padding for `text`, appended a slice at a time.
+    static let spaces = String(repeating: " ", count: 64)
+
     /// `universal 16 SEQUENCE`, `context 0`, `application 3`, `private 7`.
-    static func tagLabel(_ tag: BERTag) -> String {
+    static func appendTagLabel(_ tag: BERTag, to out: inout String) {
         switch tag.tagClass {
-        case .universal: return "universal \(tag.number)" + (tag.universalName.map { " \($0)" } ?? "")
-        case .application: return "application \(tag.number)"
-        case .contextSpecific: return "context \(tag.number)"
-        case .private: return "private \(tag.number)"
+        case .universal: out += "universal "
+        case .application: out += "application "
+        case .contextSpecific: out += "context "
+        case .private: out += "private "
+        }
+        out += String(tag.number)
+        if let name = tag.universalName {
+            out += " "
+            out += name
         }
     }
 

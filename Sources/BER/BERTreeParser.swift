@@ -20,8 +20,11 @@ struct BERTreeParser {
     private var reader: BERReader
     private var rows: [BERNodeTable.Row] = []
     private var strings: [ArraySlice<UInt8>] = []
-    /// Errors deferred, innermost last: each due when its level is done.
-    private var deferredErrors: [BERError] = []
+    /// The error of the last level whose children could not all be read. One is
+    /// enough: once an error is deferred, the parse throws it or an error met before
+    /// it, and an error deferred later, deeper, is thrown first; so an earlier one
+    /// that a later one replaces would never be thrown.
+    private var deferredError: BERError?
 
     /// A parser reading with (a copy of) `reader`, which read the root element.
     init(reader: BERReader, concatenatingStrings: Bool) {
@@ -31,8 +34,8 @@ struct BERTreeParser {
         self.reader = reader
     }
 
-    /// The siblings still to visit at one depth: rows `next..<end`, then the
-    /// deferred error of their parent if `deferred`.
+    /// The siblings still to visit at one depth: rows `next..<end`, then, if
+    /// `deferred`, the error reading their parent's remaining children.
     private struct Level {
         var next: Int
         var end: Int
@@ -41,8 +44,9 @@ struct BERTreeParser {
 
     mutating func parse(_ root: BERExtent) throws(BERError) -> BERNode {
         let size = root.encodedRange.count
-        // A node takes two bytes at least: most small inputs fit the first allocation.
-        rows.reserveCapacity(min(size / 2 + 1, 32))
+        // Most small inputs fit the first allocation (a node takes two bytes at least,
+        // most take three or more); larger trees grow it.
+        rows.reserveCapacity(min(size / 3 + 2, 24))
         rows.append(BERNodeTable.Row(extent: root, value: .primitive))
         // One level per depth below the root (each nested header takes two bytes at
         // least, and none is read past the depth limit), one for the root and one
@@ -62,7 +66,7 @@ struct BERTreeParser {
                         levels[top] = children
                     }
                 } else {
-                    if levels[top].deferred { throw deferredErrors.removeLast() }
+                    if levels[top].deferred, let error = deferredError { throw error }
                     if top == 0 { break }
                     top &-= 1
                 }
@@ -102,7 +106,7 @@ struct BERTreeParser {
                 rows.append(BERNodeTable.Row(extent: try reader.readExtent(), value: .primitive))
             }
         } catch {
-            deferredErrors.append(error)
+            deferredError = error
             deferred = true
         }
         rows[row].value = .constructed(first..<rows.count)

@@ -45,6 +45,14 @@ final class TreeParserTests: XCTestCase {
         XCTAssertEqual(der?.offset, 8, "after the inner 02 85")
     }
 
+    /// SEQUENCE { SEQUENCE { NULL, 02 85 }, 02 85 }: both levels defer an error; the
+    /// inner one is met first (the outer one, after the inner SEQUENCE, never is).
+    func testTheInnerOfTwoDeferredErrorsIsThrown() {
+        let error = error("3008" + "3004" + "0500" + "0285" + "0285", .ber)
+        XCTAssertEqual(error?.code, .truncated)
+        XCTAssertEqual(error?.offset, 8)
+    }
+
     /// With nothing before it, the deferred header error is the error.
     func testADeferredErrorIsThrownWhenNothingComesBeforeIt() {
         let error = error("3004" + "0500" + "0285", .der)
