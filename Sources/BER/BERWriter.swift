@@ -42,15 +42,51 @@ public struct BERWriter: Sendable {
     }
 
     /// Appends a constructed element whose children `body` writes (with this
-    /// writer's settings).
+    /// writer's settings). They are written in place, after a one-octet length
+    /// that is widened once their size is known: no buffer per element. If `body`
+    /// throws, nothing of the element is left.
     public mutating func appendConstructed(
         _ tag: BERTag,
         lengthForm: LengthForm? = nil,
         _ body: (inout BERWriter) throws -> Void
     ) rethrows {
-        var inner = BERWriter(constructedLengthForm: constructedLengthForm, primitiveLengthForm: primitiveLengthForm)
-        try body(&inner)
-        appendConstructed(tag, contents: inner.bytes, lengthForm: lengthForm)
+        let form = lengthForm ?? constructedLengthForm
+        let start = bytes.count
+        appendIdentifier(tag.constructed(true))
+        let lengthStart = bytes.count
+        bytes.append(0x80)
+        do {
+            try body(&self)
+        } catch {
+            bytes.removeSubrange(start...)
+            throw error
+        }
+        if form == .indefinite {
+            bytes.append(0)
+            bytes.append(0)
+            return
+        }
+        let contentsStart = lengthStart + 1
+        let length = bytes.count - contentsStart
+        let octets: Int
+        switch form {
+        case .minimal where length < 0x80:
+            bytes[lengthStart] = UInt8(length)
+            return
+        case .minimal:
+            octets = (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
+        case .longForm(let count):
+            precondition((1...8).contains(count) && (count == 8 || length >> (8 * count) == 0),
+                         "length \(length) does not fit in \(count) octets")
+            octets = count
+        case .indefinite:
+            return
+        }
+        bytes.insert(contentsOf: repeatElement(0, count: octets), at: contentsStart)
+        bytes[lengthStart] = 0x80 | UInt8(octets)
+        for index in 0..<octets {
+            bytes[contentsStart + index] = UInt8(truncatingIfNeeded: length >> (8 * (octets - 1 - index)))
+        }
     }
 
     /// Appends a constructed element around already-encoded children.
@@ -100,13 +136,15 @@ public struct BERWriter: Sendable {
     // MARK: Typed values
 
     public mutating func appendInteger(_ value: Int64, tag: BERTag = .integer) {
-        var contents: [UInt8] = []
-        var v = value
-        repeat {
-            contents.insert(UInt8(truncatingIfNeeded: v), at: 0)
-            v >>= 8
-        } while !(v == 0 && contents[0] & 0x80 == 0) && !(v == -1 && contents[0] & 0x80 != 0)
-        appendPrimitive(tag, contents: contents)
+        // Two's complement, big-endian, without redundant leading octets.
+        var count = 8
+        while count > 1 {
+            let top = UInt8(truncatingIfNeeded: value >> (8 * (count - 1)))
+            let next = UInt8(truncatingIfNeeded: value >> (8 * (count - 2)))
+            guard (top == 0 && next & 0x80 == 0) || (top == 0xFF && next & 0x80 != 0) else { break }
+            count -= 1
+        }
+        appendPrimitive(tag, contents: (0..<count).reversed().lazy.map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
     }
 
     /// A non-negative INTEGER from its big-endian magnitude (leading zeros dropped,
@@ -118,11 +156,11 @@ public struct BERWriter: Sendable {
     }
 
     public mutating func appendBoolean(_ value: Bool, tag: BERTag = .boolean) {
-        appendPrimitive(tag, contents: [value ? 0xFF : 0x00])
+        appendPrimitive(tag, contents: CollectionOfOne(value ? 0xFF : 0x00))
     }
 
     public mutating func appendNull(tag: BERTag = .null) {
-        appendPrimitive(tag, contents: [])
+        appendPrimitive(tag, contents: EmptyCollection<UInt8>())
     }
 
     public mutating func appendObjectIdentifier(_ oid: OID, tag: BERTag = .objectIdentifier) {

@@ -20,6 +20,44 @@ final class WriterTests: XCTestCase {
         XCTAssertEqual(encode { $0.appendUnsignedInteger(magnitude: [UInt8]()) }, "020100")
     }
 
+    /// Constructed elements are written in place and their length widened after:
+    /// nested lengths on each side of every length-octet boundary, in each form,
+    /// read back as the same tree; a body that throws leaves nothing behind.
+    func testConstructedLengthsWrittenInPlace() throws {
+        for size in [0, 1, 125, 126, 127, 128, 252, 253, 254, 255, 256, 65_531, 65_535, 65_536] {
+            for form in [BERWriter.LengthForm.minimal, .longForm(octets: 3), .longForm(octets: 8), .indefinite] {
+                var writer = BERWriter(constructedLengthForm: form)
+                writer.appendInteger(7)
+                writer.appendSequence { outer in
+                    outer.appendSequence { inner in inner.appendOctetString([UInt8](repeating: 0xA5, count: size)) }
+                    outer.appendBoolean(true)
+                }
+                var reader = BERReader(writer.bytes, rules: .ber)
+                XCTAssertEqual(try reader.readInt64(), 7)
+                let tree = try BERNode.parse(&reader)
+                XCTAssertTrue(reader.isAtEnd)
+                XCTAssertEqual(tree.children.count, 2, "\(size) \(form)")
+                XCTAssertEqual(tree.children.first?.children.first?.value,
+                               .primitive([UInt8](repeating: 0xA5, count: size)[...]), "\(size) \(form)")
+                if form == .minimal {
+                    // DER: the writer's output is the one encoding of the tree.
+                    XCTAssertEqual(Array(writer.bytes[3...]), tree.derEncoded, "\(size)")
+                    XCTAssertNoThrow(try BERNode.parse(Array(writer.bytes[3...]), rules: .der), "\(size)")
+                } else if case .longForm(let count) = form {
+                    XCTAssertEqual(writer.bytes[4], 0x80 | UInt8(count), "\(size): the outer SEQUENCE's length octets")
+                }
+            }
+        }
+        struct Stop: Error {}
+        var writer = BERWriter()
+        writer.appendNull()
+        XCTAssertThrowsError(try writer.appendSequence { w in
+            w.appendInteger(1)
+            try w.appendSequence { _ in throw Stop() }
+        })
+        XCTAssertEqual(hexString(writer.bytes).uppercased(), "0500")
+    }
+
     func testLengthForms() {
         XCTAssertEqual(encode { $0.appendOctetString(Array(repeating: 0, count: 127)) }.prefix(4), "047F")
         XCTAssertEqual(encode { $0.appendOctetString(Array(repeating: 0, count: 128)) }.prefix(6), "048180")
