@@ -25,7 +25,8 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
 
     /// Reads the SEQUENCE from `element`. Any parameters element is accepted but one
     /// of a primitive-only universal type in constructed form (`25 00`, a constructed
-    /// NULL), which X.690 forbids and OpenSSL's parser refuses.
+    /// NULL), which X.690 forbids and OpenSSL's parser refuses, and a primitive one whose
+    /// contents OpenSSL's decoder of ANY refuses (`checkParameterContents`).
     public init(_ element: BERElement) throws(BERError) {
         guard element.tag == .sequence else {
             throw BERError(.unexpectedTag, at: element.offset, "expected SEQUENCE, found \(element.tag)")
@@ -42,9 +43,60 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
                                "the parameters are a constructed \(parameters.tag), a type that is always primitive",
                                path: ["parameters"])
             }
+            if parameters.tag.tagClass == .universal && !parameters.tag.isConstructed {
+                try withBERPath("parameters") { () throws(BERError) in try Self.checkParameterContents(parameters) }
+            }
             self.parameters = Array(parameters.encodedBytes)
         }
         try fields.finish()
+    }
+
+    /// The contents checks OpenSSL's decoder makes on an ANY of a primitive universal
+    /// type (`asn1_ex_c2i`), which d2i_PKCS7 and d2i_X509 apply to algorithm parameters,
+    /// whatever the encoding rules: NULL empty; BOOLEAN one octet; INTEGER and ENUMERATED
+    /// not empty, without a redundant leading octet; OBJECT IDENTIFIER not empty, its last
+    /// octet final, no subidentifier starting with 0x80; BIT STRING an unused-bits
+    /// octet of 0 to 7 first; BMPString an even length; UniversalString a multiple of four.
+    static func checkParameterContents(_ element: BERElement) throws(BERError) {
+        let contents = element.contents
+        func refuse(_ code: BERError.Code, _ reason: String) throws(BERError) -> Never {
+            throw BERError(code, at: element.offset, "\(element.tag) parameters: \(reason)")
+        }
+        switch element.tag.number {
+        case 5 where !contents.isEmpty:
+            try refuse(.invalidNull, "NULL must be empty")
+        case 1 where contents.count != 1:
+            try refuse(.invalidBoolean, "BOOLEAN must have one contents octet")
+        case 2, 10:
+            guard let first = contents.first else { try refuse(.emptyInteger, "no contents octets") }
+            if contents.count > 1 {
+                let second = contents[contents.startIndex + 1]
+                if (first == 0 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
+                    try refuse(.nonMinimalInteger, "a redundant leading octet")
+                }
+            }
+        case 6:
+            guard let last = contents.last, last & 0x80 == 0 else {
+                try refuse(.invalidObjectIdentifier, "empty, or its last subidentifier unfinished")
+            }
+            var previous: UInt8 = 0
+            for octet in contents {
+                if octet == 0x80 && previous & 0x80 == 0 {
+                    try refuse(.invalidObjectIdentifier, "a subidentifier starts with 0x80")
+                }
+                previous = octet
+            }
+        case 3:
+            guard let unused = contents.first, unused <= 7 else {
+                try refuse(.invalidBitString, "no unused-bits octet, or one above 7")
+            }
+        case 30 where contents.count % 2 != 0:
+            try refuse(.invalidString, "a BMPString of an odd length")
+        case 28 where contents.count % 4 != 0:
+            try refuse(.invalidString, "a UniversalString whose length is no multiple of four")
+        default:
+            break
+        }
     }
 
     /// Parameters NULL, the form RFC 3279 prescribes for RSA keys and signatures.

@@ -138,6 +138,42 @@ final class FuzzFindingTests: XCTestCase {
         VerifierFuzz.fuzzOne(moved)
     }
 
+    /// verifier-openssl-difference: untrusted-chain/unparseable (a 600-s `verifier` run
+    /// with the custom mutator, 2026-11-26): a receipt whose digestAlgorithms entry
+    /// carried an empty BIT STRING (`03 00`) as parameters. d2i_PKCS7 decodes ANY
+    /// parameters by their type and refuses a BIT STRING without its unused-bits octet;
+    /// we kept the element, found no signer and blamed the chain. AlgorithmIdentifier
+    /// now makes OpenSSL's ANY contents checks. Each variant below, in place of the
+    /// valid receipt's digest parameters, gets the same step from both.
+    func testParametersOpenSSLCannotDecodeAreMalformed() throws {
+        try assertMalformedLikeOpenSSL("e6e66913910cab662bfdad98a3c2659227fe01ed", detail: "BIT STRING parameters")
+        let receipt = try BERNode.parse(try XCTUnwrap(try Fixtures.minted("valid").receipt), rules: .der)
+        let identifier = node(receipt, at: [1, 0, 1, 0])
+        XCTAssertEqual(identifier.tag, .sequence)
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        let variants: [(tag: UInt32, contents: [UInt8], malformed: Bool)] = [
+            (3, [], true), (3, [8], true), (3, [0], false), (3, [7, 0x80], false),
+            (5, [0], true), (5, [], false),
+            (1, [], true), (1, [0, 0], true), (1, [0x01], false),
+            (2, [], true), (2, [0, 1], true), (2, [0xFF, 0x80], true), (2, [0, 0x80], false), (2, [0xFF, 0x00], false),
+            (10, [0, 5], true), (10, [5], false),
+            (6, [], true), (6, [0x80, 1], true), (6, [0x2A, 0x86], true), (6, [0x2A, 0x86, 0x80, 1], false),
+            (30, [0], true), (30, [0, 0x41], false),
+            (28, [0, 0, 0], true), (28, [0, 0, 0, 0x41], false),
+        ]
+        for variant in variants {
+            let parameters = BERNode(tag: BERTag(.universal, variant.tag, constructed: false),
+                                     value: .primitive(variant.contents[...]))
+            let changed = BERNode(tag: .sequence, value: .constructed([identifier.children[0], parameters]))
+            let bytes = replacing(receipt, at: [1, 0, 1, 0], with: changed).derEncoded
+            let outcome = differential.compare(bytes, atSecondsSince1970: Fixtures.creationDate)
+            let label = "tag \(variant.tag) " + hexString(variant.contents)
+            XCTAssertEqual(outcome.ours.reason == .malformed, variant.malformed, "\(label): \(outcome.ours)")
+            XCTAssertEqual(outcome.agreement, .agree, "\(label): OpenSSL \(outcome.openSSL), ours \(outcome.ours)")
+            VerifierFuzz.fuzzOne(bytes)
+        }
+    }
+
     /// verifier-openssl-difference: signature-invalid/unparseable (scripts/fuzz-style run
     /// of `verifier` with byte mutation only, issue 15's with/without comparison): a
     /// StoreKit receipt whose digestAlgorithms entry carried a constructed NULL (`25 00`)
