@@ -86,6 +86,23 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
         set { detail = Detail(detail.unboxed, path: newValue) }
     }
 
+    /// Puts `component` in front of the path (what `withBERPath` does on the way out):
+    /// the box is changed in place when this error alone holds it.
+    @usableFromInline
+    mutating func prependPath(_ component: String) {
+        guard case .boxed(var box) = detail else {
+            detail = Detail(detail, path: [component])
+            return
+        }
+        detail = .text("")  // lets go of the enum's reference, so `box` may be the only one
+        if isKnownUniquelyReferenced(&box) {
+            box.path.insert(component, at: 0)
+        } else {
+            box = Box(detail: box.detail, path: [component] + box.path)
+        }
+        detail = .boxed(box)
+    }
+
     /// Why, in words. Built when read: most errors of a parse that fails (a fuzz run,
     /// a validator probing a malformed receipt) are never shown, and interpolating
     /// the text costs a string allocation per error.
@@ -135,7 +152,7 @@ public func withBERPath<T>(
         return try body()
     } catch {
         var error = error
-        error.path.insert(component(), at: 0)
+        error.prependPath(component())
         throw error
     }
 }

@@ -44,10 +44,11 @@ extension BERError {
     }
 
     /// A detail with a path: made on the way out of `withBERPath`, never by the reader.
+    /// Its path changes only while one error alone holds it (`prependPath`).
     @usableFromInline
-    final class Box: Sendable {
+    final class Box: @unchecked Sendable {
         let detail: Detail
-        let path: [String]
+        var path: [String]
 
         init(detail: Detail, path: [String]) {
             self.detail = detail.unboxed

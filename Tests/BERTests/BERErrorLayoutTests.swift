@@ -43,6 +43,22 @@ final class BERErrorLayoutTests: XCTestCase {
         XCTAssertEqual(error.description, "truncated at byte 4 in certificates[1].tbsCertificate: replaced")
         error.path = []
         XCTAssertEqual(error.description, "truncated at byte 4: replaced")
+        // Errors are values: a path added to one is not added to a copy sharing its box.
+        var first = thrown { () throws(BERError) in try BERError.trailingData(at: 1, count: 1) }
+        first.prependPath("x")
+        let copy = first
+        first.prependPath("y")
+        XCTAssertEqual(first.path, ["y", "x"])
+        XCTAssertEqual(copy.path, ["x"])
+        do throws(BERError) {
+            try withBERPath("outer") { () throws(BERError) in
+                try withBERPath("[2]") { () throws(BERError) in throw copy }
+            }
+        } catch {
+            XCTAssertEqual(error.pathDescription, "outer[2].x")
+            XCTAssertEqual(error.reason, "1 unexpected bytes after the last element")
+        }
+        XCTAssertEqual(copy.path, ["x"])
         let made = BERError(.invalidTime, at: 2, "bad month", path: ["a", "[0]"])
         XCTAssertEqual(made.description, "invalidTime at byte 2 in a[0]: bad month")
     }
