@@ -101,6 +101,8 @@ public struct BERNode: Hashable, Sendable {
     /// The DER encoding of this tree (SET elements kept in tree order).
     public var derEncoded: [UInt8] {
         var writer = BERWriter()
+        // A parsed tree's encoding is about as long as the element it was read from.
+        if let source, let length = source.length { writer.reserveCapacity(source.headerLength + length) }
         encode(into: &writer)
         return writer.bytes
     }

@@ -26,6 +26,12 @@ public struct BERWriter: Sendable {
         self.primitiveLengthForm = primitiveLengthForm
     }
 
+    /// Makes room for `count` more bytes at once, where the caller knows about how
+    /// much it will write (the writer otherwise grows by doubling, copying each time).
+    public mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     // MARK: Elements
 
     /// Appends an already-encoded element (or several) verbatim.

@@ -30,7 +30,7 @@ public enum BERFuzz {
     /// Inputs up to this size, one in `dumpShare` of them, are also rendered by
     /// `BERDump`; the same inputs take the error-description and `parseAll` checks.
     public static let dumpLimit = 64
-    public static let dumpShare: UInt32 = 4
+    public static let dumpShare: UInt32 = 8
     /// One input in this many of those our BER parse refuses is also parsed by
     /// swift-asn1 (inputs we accept always are).
     public static let refusedShare: UInt32 = 4
@@ -80,7 +80,8 @@ public enum BERFuzz {
             exerciseTypedReaders(tree, input)
         }
         // The dump renders text for every element (costly); small inputs reach all
-        // of its branches, and a quarter of them is enough (`dumpShare`).
+        // of its branches, and an eighth of them is enough (`dumpShare`: a quarter
+        // until the fourth throughput pass, README, Fuzzing).
         let small = takesDump(input, hash: hash)
         if small {
             let dump = BERDump(input, rules: .ber, expandOctetStrings: true)
@@ -127,6 +128,7 @@ public enum BERFuzz {
     static func checkBERWriterRoundTrip(_ tree: BERNode, _ input: [UInt8]) {
         let (constructed, primitive) = writerLengthForms[input.count % writerLengthForms.count]
         var writer = BERWriter(constructedLengthForm: constructed, primitiveLengthForm: primitive)
+        writer.reserveCapacity(2 * input.count + 16)  // longer length forms than DER's
         tree.encode(into: &writer)
         guard let again = try? BERNode.parse(writer.bytes, rules: berRules), again == tree else {
             fuzzFinding("ber-writer-roundtrip-difference", "\(constructed)/\(primitive)")

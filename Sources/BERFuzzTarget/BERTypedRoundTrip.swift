@@ -142,6 +142,7 @@ public enum BERTypedRoundTrip {
     public static func rewrite(_ input: [UInt8], rules: BERRules) throws(BERError) -> [UInt8] {
         var reader = BERReader(input, rules: rules)
         var writer = BERWriter()
+        writer.reserveCapacity(input.count + 16)
         try rewriteElement(&reader, into: &writer)
         try reader.finish()
         return writer.bytes
