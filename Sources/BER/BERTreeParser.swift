@@ -11,13 +11,14 @@
 /// subtrees of the siblings before it, where the descent would have met it.
 /// Reading an extent has no other effect, so the error thrown is the descent's.
 struct BERTreeParser {
-    let storage: ArraySlice<UInt8>
-    let rules: BERRules
     let concatenatingStrings: Bool
     /// One reader for every element's children, moved from one to the next: what it
     /// learns about nested indefinite lengths (`knownIndefiniteEnds`) while reading
     /// one level is used on the levels below, so each byte is scanned once.
     private var reader: BERReader
+    /// The reader's buffer and rules, which never change.
+    private var storage: ArraySlice<UInt8> { reader.storage }
+    private var rules: BERRules { reader.rules }
     private var rows: [BERNodeTable.Row] = []
     private var strings: [ArraySlice<UInt8>] = []
     /// The error of the last level whose children could not all be read. One is
@@ -28,8 +29,6 @@ struct BERTreeParser {
 
     /// A parser reading with (a copy of) `reader`, which read the root element.
     init(reader: BERReader, concatenatingStrings: Bool) {
-        self.storage = reader.storage
-        self.rules = reader.rules
         self.concatenatingStrings = concatenatingStrings
         self.reader = reader
     }

@@ -60,7 +60,7 @@ public struct BERWriter: Sendable {
         let start = bytes.count
         appendIdentifier(tag.constructed(true))
         let lengthStart = bytes.count
-        bytes.append(0x80)
+        bytes.append(0x80)  // one octet for the length: already the indefinite form
         do {
             try body(&self)
         } catch {
@@ -72,27 +72,10 @@ public struct BERWriter: Sendable {
             bytes.append(0)
             return
         }
-        let contentsStart = lengthStart + 1
-        let length = bytes.count - contentsStart
-        let octets: Int
-        switch form {
-        case .minimal where length < 0x80:
-            bytes[lengthStart] = UInt8(length)
-            return
-        case .minimal:
-            octets = (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
-        case .longForm(let count):
-            precondition((1...8).contains(count) && (count == 8 || length >> (8 * count) == 0),
-                         "length \(length) does not fit in \(count) octets")
-            octets = count
-        case .indefinite:
-            return
-        }
-        bytes.insert(contentsOf: repeatElement(0, count: octets), at: contentsStart)
-        bytes[lengthStart] = 0x80 | UInt8(octets)
-        for index in 0..<octets {
-            bytes[contentsStart + index] = UInt8(truncatingIfNeeded: length >> (8 * (octets - 1 - index)))
-        }
+        let length = bytes.count - (lengthStart + 1)
+        let count = BERWriter.lengthOctets(length, form: form)
+        if count > 1 { bytes.insert(contentsOf: repeatElement(0, count: count - 1), at: lengthStart + 1) }
+        setLength(length, form: form, octets: count, at: lengthStart)
     }
 
     /// Appends a constructed element around already-encoded children.
@@ -246,25 +229,47 @@ public struct BERWriter: Sendable {
     }
 
     mutating func appendLength(_ length: Int, form: LengthForm) {
+        let count = BERWriter.lengthOctets(length, form: form)
+        if count == 1 {
+            // The common case, one octet, appended as it is.
+            bytes.append(form == .indefinite ? 0x80 : UInt8(length))
+            return
+        }
+        let at = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        setLength(length, form: form, octets: count, at: at)
+    }
+
+    /// How many octets `length` takes in `form`: one for the short and indefinite
+    /// forms, one plus the length's own octets for the long form.
+    static func lengthOctets(_ length: Int, form: LengthForm) -> Int {
         switch form {
         case .indefinite:
-            bytes.append(0x80)
+            return 1
         case .minimal where length < 0x80:
-            bytes.append(UInt8(length))
+            return 1
         case .minimal:
-            let octets = (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
-            appendLongFormLength(length, octets: octets)
+            return 1 + (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
         case .longForm(let octets):
             precondition((1...8).contains(octets) && (octets == 8 || length >> (8 * octets) == 0),
                          "length \(length) does not fit in \(octets) octets")
-            appendLongFormLength(length, octets: octets)
+            return 1 + octets
         }
     }
 
-    private mutating func appendLongFormLength(_ length: Int, octets: Int) {
-        bytes.append(0x80 | UInt8(octets))
-        for index in stride(from: octets - 1, through: 0, by: -1) {
-            bytes.append(UInt8(truncatingIfNeeded: length >> (8 * index)))
+    /// Writes `length` in `form` over the `count` octets (`lengthOctets`) at `index`:
+    /// what `appendLength` appends, and what `appendConstructed` writes once the
+    /// contents after it are known.
+    private mutating func setLength(_ length: Int, form: LengthForm, octets count: Int, at index: Int) {
+        if form == .indefinite {
+            bytes[index] = 0x80
+        } else if count == 1 {
+            bytes[index] = UInt8(length)
+        } else {
+            bytes[index] = 0x80 | UInt8(count - 1)
+            for octet in 1..<count {
+                bytes[index + octet] = UInt8(truncatingIfNeeded: length >> (8 * (count - 1 - octet)))
+            }
         }
     }
 }

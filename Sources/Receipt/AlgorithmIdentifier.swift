@@ -51,6 +51,9 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
         try fields.finish()
     }
 
+    /// BER as OpenSSL's decoder of ANY reads it: any non-zero BOOLEAN, INTEGERs minimal.
+    static let anyRules = BERRules(.ber, requireMinimalIntegers: true)
+
     /// The contents checks OpenSSL's decoder makes on an ANY of a primitive universal
     /// type (`asn1_ex_c2i`), which d2i_PKCS7 and d2i_X509 apply to algorithm parameters,
     /// whatever the encoding rules: NULL empty; BOOLEAN one octet; INTEGER and ENUMERATED
@@ -63,19 +66,12 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
             throw BERError(code, at: element.offset, "\(element.tag) parameters: \(reason)")
         }
         switch element.tag.number {
-        case 5 where !contents.isEmpty:
-            try refuse(.invalidNull, "NULL must be empty")
-        case 1 where contents.count != 1:
-            try refuse(.invalidBoolean, "BOOLEAN must have one contents octet")
-        case 2, 10:
-            guard let first = contents.first else { try refuse(.emptyInteger, "no contents octets") }
-            if contents.count > 1 {
-                let second = contents[contents.startIndex + 1]
-                if (first == 0 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
-                    try refuse(.nonMinimalInteger, "a redundant leading octet")
-                }
-            }
+        case 1, 2, 5, 10:
+            // The tree parser's checks of these types, in the rules OpenSSL's ANY follows.
+            var reader = BERReader(element.encodedBytes, rules: anyRules)
+            try reader.readElement().checkPrimitiveContents()
         case 6:
+            // Not `OID(contents:)`, which also refuses arcs past 64 bits: OpenSSL reads them.
             guard let last = contents.last, last & 0x80 == 0 else {
                 try refuse(.invalidObjectIdentifier, "empty, or its last subidentifier unfinished")
             }
