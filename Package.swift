@@ -1,20 +1,20 @@
 // swift-tools-version:6.0
 //
-// Receipt Forge: one module per layer.
+// Receipt Forge: one module per concept (docs/architecture.md draws who may import whom).
 //
-//   BER ─▶ Receipt ─▶ ReceiptVerifier ◀─ BigNum
-//    │        │              │             │
-//    └────────┴─────────┬────┴─────────────┘
-//                       ▼
-//                 ReceiptForge   (signs RSA with swift-crypto; MD5 with BigNum RSA-CRT)
-//                       │
-//               ForgeCLI (`forge`)   Bench (`scripts/bench`)   Fuzz* (`scripts/fuzz`)
-//
-// No library links OpenSSL: the forge signs SHA digests with swift-crypto's RSA and
-// MD5 with its own RSA-CRT on BigNum (byte-identical, tested; `forge ca` keys from
-// swift-crypto). OpenSSL (libssl-dev) is only the independent oracle
-// in tests, benchmarks and differential fuzzing.
+// Sources/    the product: libraries and the `forge` executable. No library links
+//             OpenSSL or needs a system library.
+// Fuzz/       libFuzzer bodies, driver and one executable per target (scripts/fuzz).
+// Benchmarks/ the executable behind scripts/bench.
+// Oracles/    OpenSSL through a C shim: the independent oracle of tests, benchmarks and
+//             differential fuzzing, nothing else.
+// Fuzz, benchmarks and oracles stay in this package because `swift test` replays the
+// corpora through the fuzz bodies and checks the forge against OpenSSL.
 import PackageDescription
+
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let cryptoExtras = Target.Dependency.product(name: "_CryptoExtras", package: "swift-crypto")
+let swiftASN1 = Target.Dependency.product(name: "SwiftASN1", package: "swift-asn1")
 
 let package = Package(
     name: "receipt-forge",
@@ -32,6 +32,9 @@ let package = Package(
         .library(name: "Receipt", targets: ["Receipt"]),
         .library(name: "BER", targets: ["BER"]),
         .library(name: "StoreKit2", targets: ["StoreKit2"]),
+        .library(name: "StoreKit2Forge", targets: ["StoreKit2Forge"]),
+        .library(name: "StoreKit2Verifier", targets: ["StoreKit2Verifier"]),
+        .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,127 +45,137 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // MARK: Layers
+        // MARK: Foundations
+        // BER/DER: one checked cursor, tree parser, writer, dump.
         .target(name: "BER"),
-        .target(name: "BigNum", dependencies: ["CBigNumSIMD"]),
-        // BigNum's wide-vector kernels: C with per-function target attributes, no flags.
-        .target(name: "CBigNumSIMD"),
-        // StoreKit 2 JWS: compact serialization, header and the payload models the forge and verifier share.
-        .target(name: "StoreKit2"),
-        .target(
-            name: "Receipt",
-            dependencies: ["BER", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        .target(
-            name: "ReceiptForge",
-            dependencies: ["BER", "BigNum", "Receipt", "ReceiptVerifier", "StoreKit2",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "_CryptoExtras", package: "swift-crypto")]
-        ),
-        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", "StoreKit2", .product(name: "Crypto", package: "swift-crypto")]),
-        // Whole-file reads with errno reasons (re-exported by ReceiptVerifier).
+        // Whole-file reads with typed, coded errors.
         .target(name: "FileAccess"),
+        // Small pieces shared by forge, verifier and tests: seeded random, hex, PEM.
+        .target(name: "ForgeSupport"),
+        // The one strict JSON parser for untrusted or user-written JSON (errors name the JSON location).
+        .target(name: "StrictJSON", dependencies: ["FileAccess"]),
+        // Multi-precision arithmetic: scalar kernels and C SIMD kernels (per-function target attributes, no flags).
+        .target(name: "BigNum", dependencies: ["CBigNumSIMD"]),
+        .target(name: "CBigNumSIMD"),
 
-        // `forge serve`: the verifyReceipt look-alike HTTP server (no library depends on it).
+        // MARK: Models
+        // The PKCS#7 app receipt: container, attributes, dates, device hash.
+        .target(name: "Receipt", dependencies: ["BER", crypto]),
+        // StoreKit 2: compact JWS, header and the payload models the forge and verifier share.
+        .target(name: "StoreKit2"),
+
+        // MARK: Verifiers
+        // X.509, CMS, RSA PKCS#1 v1.5, P-256 ECDSA, chain building, receipt policies.
+        .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", crypto]),
+        // StoreKit 2 JWS verification with the statuses of Apple's SignedDataVerifier.
+        .target(name: "StoreKit2Verifier", dependencies: ["BER", "ReceiptVerifier", "StoreKit2"]),
+
+        // MARK: Forges
+        // The throwaway Apple-shaped CA (RSA for receipts, P-256 for JWS), keys, certificate builder.
+        .target(name: "ForgeCA", dependencies: ["BER", "BigNum", "OwnedFileTree", "Receipt", "ReceiptVerifier", crypto, cryptoExtras]),
+        // Writes a file tree durably, and never over or away what it did not write (.forge-owned).
+        .target(name: "OwnedFileTree", dependencies: ["FileAccess"]),
+        // The user's app: app files, `.storekit` imports, products and purchase history.
+        .target(name: "AppInput", dependencies: ["ForgeSupport", "Receipt", "StrictJSON"]),
+        // The PKCS#7 receipt forge and its case catalogue.
+        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StrictJSON"]),
+        // The StoreKit 2 JWS forge and its case catalogue.
+        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", "StoreKit2Verifier", crypto]),
+        // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
+        .target(name: "ReceiptMutation", dependencies: ["BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
+        // `forge check`'s results and reports (HTML, JUnit, text matrix).
+        .target(name: "CheckReport", dependencies: ["ReceiptForge", "ReceiptVerifier", "StrictJSON"]),
+
+        // MARK: Server and CLI
+        // `forge serve`: the verifyReceipt look-alike (Hummingbird 2; no library depends on it).
         .target(
             name: "ForgeServer",
             dependencies: [
-                "BER",
-                "Receipt",
-                "ReceiptForge",
-                "ReceiptVerifier",
+                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-
-        // MARK: OpenSSL (test/bench/fuzz oracle only)
-        .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
-        ),
-        .target(name: "OpenSSLShim", dependencies: ["COpenSSL"]),
-
-        // MARK: Executables
+        // `forge`: a thin layer over the libraries.
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
-                "BER",
-                "Receipt",
-                "ReceiptForge",
-                "ReceiptVerifier",
-                "StoreKit2",
-                "ForgeServer",
+                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "OwnedFileTree", "Receipt",
+                "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
+                "StoreKit2Verifier", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // MARK: Oracles (tests, benchmarks, differential fuzzing only)
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Oracles/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "OpenSSLShim", dependencies: ["COpenSSL"], path: "Oracles/OpenSSLShim"),
+
         // MARK: Fuzzing (scripts/fuzz): one executable per target, bodies in FuzzTargets
+        // The driver (libFuzzer or file replay).
+        .target(name: "FuzzSupport", dependencies: ["FileAccess"], path: "Fuzz/FuzzSupport"),
+        // The `ber` and `bignum` bodies on their own: libFuzzer scans every coverage
+        // counter of the executable on each run, so fuzz-ber links BER and swift-asn1 only.
+        .target(name: "BERFuzzTarget", dependencies: ["BER", "FuzzSupport", swiftASN1], path: "Fuzz/BERFuzzTarget"),
+        .target(name: "BigNumFuzzTarget", dependencies: ["BigNum", "FuzzSupport", "OpenSSLShim"], path: "Fuzz/BigNumFuzzTarget"),
         .target(
             name: "FuzzTargets",
-            dependencies: ["BER", "BERFuzzTarget", "BigNum", "BigNumFuzzTarget", "FuzzSupport", "Receipt", "ReceiptVerifier", "ReceiptForge", "StoreKit2", "OpenSSLShim",
-                           .product(name: "SwiftASN1", package: "swift-asn1")]
+            dependencies: ["AppInput", "BER", "BERFuzzTarget", "BigNum", "BigNumFuzzTarget", "FuzzSupport", "ForgeCA", "ForgeSupport",
+                           "OpenSSLShim", "Receipt", "ReceiptVerifier", "ReceiptForge", "ReceiptMutation", "StoreKit2",
+                           "StoreKit2Forge", "StoreKit2Verifier"],
+            path: "Fuzz/FuzzTargets"
         ),
-        // The driver, and the `ber` target on its own: fuzz-ber links BER and swift-asn1
-        // only, as libFuzzer scans every coverage counter of the executable on each run.
-        .target(name: "FuzzSupport", dependencies: ["FileAccess"]),
-        .target(name: "BERFuzzTarget", dependencies: ["BER", "FuzzSupport", .product(name: "SwiftASN1", package: "swift-asn1")]),
-        .executableTarget(name: "FuzzBER", dependencies: ["BERFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/ber"),
-        // The `bignum` target on its own too: BigNum and the OpenSSL shim only.
-        .target(name: "BigNumFuzzTarget", dependencies: ["BigNum", "FuzzSupport", "OpenSSLShim"]),
-        .executableTarget(name: "FuzzBigNum", dependencies: ["BigNumFuzzTarget", "FuzzSupport"], path: "Sources/Fuzz/bignum"),
         // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
-        .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"]),
-        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/verifier"),
-        .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/x509"),
-        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Sources/Fuzz/receipt"),
-        .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Sources/Fuzz/jws"),
-        .executableTarget(name: "Bench", dependencies: ["BER", "BigNum", "OpenSSLShim", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
+        .target(name: "FuzzStructureAware", dependencies: ["FuzzTargets"], path: "Fuzz/FuzzStructureAware"),
+        .executableTarget(name: "FuzzBER", dependencies: ["BERFuzzTarget", "FuzzSupport"], path: "Fuzz/Targets/ber"),
+        .executableTarget(name: "FuzzBigNum", dependencies: ["BigNumFuzzTarget", "FuzzSupport"], path: "Fuzz/Targets/bignum"),
+        .executableTarget(name: "FuzzVerifier", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Fuzz/Targets/verifier"),
+        .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/x509"),
+        .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Fuzz/Targets/receipt"),
+        .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/jws"),
+
+        // MARK: Benchmarks (scripts/bench)
+        .executableTarget(
+            name: "Bench",
+            dependencies: ["BER", "BigNum", "OpenSSLShim", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"],
+            path: "Benchmarks/Bench"
+        ),
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(
-            name: "BERTests",
-            dependencies: [
-                "BER",
-                "FuzzTargets",
-                "ReceiptForge",
-                "TestSupport",
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
-        ),
+        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "TestSupport", swiftASN1]),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(
-            name: "ForgeServerTests",
-            dependencies: [
-                "ForgeServer",
-                "ForgeCLI",
-                "ReceiptForge",
-                "Receipt",
-                "TestSupport",
-            ]
-        ),
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "Receipt", "ReceiptVerifier", "TestSupport"]),
-        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ReceiptForge"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "ReceiptMutation", "Receipt", "ReceiptVerifier", "TestSupport"]),
+        .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ForgeSupport"]),
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "TestSupport"]),
-        .testTarget(name: "ForgeTests", dependencies: ["ReceiptForge", "Receipt", "BER", "OpenSSLShim", "TestSupport"]),
-        .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "OpenSSLShim", "TestSupport"]),
+        .testTarget(
+            name: "ForgeTests",
+            dependencies: ["AppInput", "BER", "CheckReport", "ForgeCA", "ForgeSupport", "OwnedFileTree", "OpenSSLShim",
+                           "Receipt", "ReceiptForge", "ReceiptMutation", "StrictJSON", "TestSupport"]
+        ),
+        .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport",
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
         ),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
         ),
     ]
 )

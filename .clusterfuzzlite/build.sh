@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 source scripts/fuzz-build.sh
 
 # CFLITE_TARGETS="ber verifier" builds only those (scripts/cflite-build-local --targets).
-targets=${CFLITE_TARGETS:-$(ls Sources/Fuzz)}
+targets=${CFLITE_TARGETS:-$(ls Fuzz/Targets)}
 for target in $targets; do
     build_fuzz_target "$target"
     cp "$FUZZ_BIN" "$OUT/fuzz-$target"

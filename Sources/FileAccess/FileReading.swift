@@ -9,12 +9,25 @@ import Darwin
 /// dangling symbolic link, a read error. Not the same as no file at all, which for a
 /// receipt is the verdict `missing`.
 public struct FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The system refused or failed the read (`open`, `fstat`, `read`); `reason` is `strerror`.
+        case system
+        /// A directory is at the path.
+        case directory
+        /// A symbolic link to a file that does not exist.
+        case danglingLink
+        /// Longer than the caller's limit.
+        case tooLarge
+    }
+
     public let path: String
+    public let code: Code
     /// The system's reason (`strerror`), or what is at the path instead of a file.
     public let reason: String
 
-    public init(path: String, reason: String) {
+    public init(path: String, code: Code, reason: String) {
         self.path = path
+        self.code = code
         self.reason = reason
     }
 
@@ -29,7 +42,7 @@ public enum FileReading {
     /// report no size).
     public static func contents(atPath path: String, limit: Int = .max) throws(FileReadError) -> [UInt8]? {
         func failure(_ code: Int32 = errno) -> FileReadError {
-            FileReadError(path: path, reason: String(cString: strerror(code)))
+            FileReadError(path: path, code: .system, reason: String(cString: strerror(code)))
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -37,15 +50,15 @@ public enum FileReading {
             var info = stat()
             if code == ENOENT {
                 guard lstat(path, &info) == 0 else { return nil }
-                throw FileReadError(path: path, reason: "a symbolic link to a file that does not exist")
+                throw FileReadError(path: path, code: .danglingLink, reason: "a symbolic link to a file that does not exist")
             }
             throw failure(code)
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure() }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileReadError(path: path, reason: "is a directory, not a file") }
-        let tooLarge = FileReadError(path: path, reason: "larger than \(limit) bytes, the most read from such a file")
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileReadError(path: path, code: .directory, reason: "is a directory, not a file") }
+        let tooLarge = FileReadError(path: path, code: .tooLarge, reason: "larger than \(limit) bytes, the most read from such a file")
         if info.st_mode & S_IFMT == S_IFREG && info.st_size > limit { throw tooLarge }
         var bytes: [UInt8] = []
         if info.st_mode & S_IFMT == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Receipt
 import ReceiptForge
+import AppInput
+import StrictJSON
 
 extension Platform: ExpressibleByArgument {}
 extension AppEnvironment: ExpressibleByArgument {}
@@ -80,8 +82,8 @@ struct AppOptions: ParsableArguments {
     }
 
     /// The example app with what `--app` and `--storekit` set.
-    func fileSettings() -> Result<AppDescription, AppInputError> {
-        Result { () throws(AppInputError) -> AppDescription in
+    func fileSettings() -> Result<AppDescription, JSONInputError> {
+        Result { () throws(JSONInputError) -> AppDescription in
             var base = AppDescription.example
             if let app { base = try AppFile(contentsOfFile: app).apply(to: base) }
             if let storekit { base.purchases = .catalogue(try StoreKitConfiguration(contentsOfFile: storekit).catalogue) }

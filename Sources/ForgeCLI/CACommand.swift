@@ -1,6 +1,8 @@
 import ArgumentParser
 import ReceiptForge
 import Foundation
+import ForgeCA
+import OwnedFileTree
 
 /// `forge ca --out DIR [--swift FILE]`
 struct CACommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptForge
+import OwnedFileTree
 
 @main
 struct ForgeCommand: AsyncParsableCommand {

@@ -3,6 +3,9 @@ import Foundation
 import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
+import OwnedFileTree
+import StoreKit2Forge
+import StoreKit2Verifier
 
 extension JWSKind: ExpressibleByArgument {}
 extension JWSEnvironment: ExpressibleByArgument {}

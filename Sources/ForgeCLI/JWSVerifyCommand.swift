@@ -4,6 +4,7 @@ import Receipt
 import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
+import StoreKit2Verifier
 
 /// `forge jws verify FILE … --root CERT --bundle-id ID --environment E [--app-apple-id N] [--kind K] [--json]`.
 struct JWSVerifyCommand: ParsableCommand {

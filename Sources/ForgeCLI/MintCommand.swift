@@ -3,6 +3,8 @@ import BER
 import ReceiptForge
 import Foundation
 import Receipt
+import OwnedFileTree
+import StoreKit2Forge
 
 /// `forge [mint] --case NAME … | --all [--out DIR] [--now DATE] [--seed N]`: the default subcommand.
 struct MintCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptForge
+import ReceiptMutation
 
 /// `forge mutate (--case NAME | RECEIPT) --count N [--seed S] [--out DIR]`
 struct MutateCommand: ParsableCommand {

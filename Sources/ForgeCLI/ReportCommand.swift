@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ReceiptForge
+import CheckReport
+import OwnedFileTree
 
 /// `forge report RESULTS.json … [--html FILE]`: several validators' results in one matrix.
 struct ReportCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptForge
+import ForgeSupport
 
 /// `--faults SPEC`: faults injected at random rates, reproducible with `--seed`.
 ///

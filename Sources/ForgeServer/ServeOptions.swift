@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptForge
 import ReceiptVerifier
+import ForgeCA
 
 /// Everything `forge serve` is configured with.
 public struct ServeOptions: Sendable {

@@ -1,6 +1,7 @@
 import BER
 import Foundation
 import Receipt
+import AppInput
 
 /// `case.json`: the expected verdict and every input a validator needs. Paths are
 /// relative to the output directory (where `manifest.json` is).
@@ -81,7 +82,7 @@ public struct CaseDescription: Codable, Sendable, Hashable {
     public var inAppCount: Int
     public var openssl: OpenSSL
 
-    init(forgeCase: ForgeCase, app: AppUnderTest, receipt: AppReceipt, file: [UInt8]?, settings: ForgeSettings,
+    package init(forgeCase: ForgeCase, app: AppUnderTest, receipt: AppReceipt, file: [UInt8]?, settings: ForgeSettings,
          trustAnchor: String, digest: DigestAlgorithm, signatureAlgorithm: OID, layout: ReceiptSigner.Layout,
          certificateCount: Int) {
         id = forgeCase.id
@@ -135,6 +136,17 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         /// `NAME/receipt`, or nil for `missing`.
         public var receipt: String?
         public var caseFile: String
+
+        public init(id: String, description: String, expected: CaseDescription.Expected, tags: [ForgeCase.Tag]?,
+                    importance: ForgeCase.Importance?, receipt: String?, caseFile: String) {
+            self.id = id
+            self.description = description
+            self.expected = expected
+            self.tags = tags
+            self.importance = importance
+            self.receipt = receipt
+            self.caseFile = caseFile
+        }
     }
 
     /// The app the tree was minted for, as given (`forge --bundle-id … --storekit …`).

@@ -1,6 +1,10 @@
 import BER
 import Foundation
 import Receipt
+import AppInput
+import ForgeCA
+import ForgeSupport
+import OwnedFileTree
 
 /// The reference dates and seed a forge run uses. Defaults are fixed so two runs give
 /// byte-identical trees, and chosen so every verdict holds whenever the fixtures are
@@ -93,7 +97,7 @@ public struct Forge: Sendable {
         let minted = everything.filter { ids.contains($0.id) }
         minted.forEach(progress)
         let files = try minted.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: self, cases: everything)
-        let tree = OutputTree(directory: directory)
+        let tree = OutputTree(directory: directory, ownership: .fixtures)
         return minted.count == everything.count ? try tree.replaceTree(with: files)
                                                 : try tree.update(with: files, replacing: minted.map(\.id))
     }
@@ -151,7 +155,7 @@ public struct Forge: Sendable {
     }
 
     /// The signer and the certificates (in file order) for a recipe.
-    func chain(for recipe: Recipe, creation: Int64) throws -> (SigningIdentity, [[UInt8]]) {
+    package func chain(for recipe: Recipe, creation: Int64) throws -> (SigningIdentity, [[UInt8]]) {
         let ca = authority
         if recipe.style == .xcode { return (ca.storeKit, [ca.storeKit.certificate]) }
         let day: Int64 = 86_400
@@ -189,7 +193,7 @@ public struct Forge: Sendable {
 
     /// An iOS 6 style transaction receipt: an old-style plist with a base64 signature and
     /// purchase info (synthetic; what `SKPaymentTransaction.transactionReceipt` returned).
-    func iOS6TransactionReceipt(app: AppUnderTest, creation: Int64) -> [UInt8] {
+    package func iOS6TransactionReceipt(app: AppUnderTest, creation: Int64) -> [UInt8] {
         let purchaseInfo = """
             {
             \t"original-purchase-date-pst" = "\(ReceiptDate(secondsSince1970: creation - 8 * 3600).utcText)";

@@ -1,13 +1,6 @@
 import BER
 import Receipt
-
-/// The platform the app under test runs on: decides the device identifier's form.
-public enum Platform: String, Sendable, Codable, CaseIterable {
-    /// iOS/iPadOS/tvOS: `identifierForVendor`, 16 bytes.
-    case ios
-    /// macOS: the MAC address of the primary built-in interface, 6 bytes.
-    case macos
-}
+import AppInput
 
 /// What OpenSSL (`PKCS7_verify`, chain checked at the receipt creation date against the
 /// case's trust anchor, purpose any) is expected to say about a case's file. It knows
@@ -34,9 +27,9 @@ public struct ForgeCase: Sendable {
     /// What a validator must get right to reach the expected verdict, in `Tag.allCases` order.
     public let tags: [Tag]
     public let openSSL: OpenSSLOutcome
-    let recipe: Recipe
+    package let recipe: Recipe
 
-    init(_ id: String, _ expected: VerdictReason, _ importance: Importance, _ tags: Set<Tag>,
+    package init(_ id: String, _ expected: VerdictReason, _ importance: Importance, _ tags: Set<Tag>,
          openSSL: OpenSSLOutcome = .verified, _ summary: String, _ recipe: Recipe = Recipe()) {
         self.id = id
         self.summary = summary
@@ -220,35 +213,35 @@ public struct ForgeCase: Sendable {
 }
 
 /// How a case's receipt differs from the `valid` one. Each case changes one thing.
-struct Recipe: Sendable {
-    enum Style: Sendable { case appStore, xcode }
-    enum Purchases: Sendable, Equatable { case few, many(Int), subscriptions, largeIntegers }
-    enum Expiration: Sendable { case none, future, past }
-    enum DateStyle: Sendable { case plain, fractionalAndOffsets, offsetCreationDate }
-    enum UnknownAttributes: Sendable { case none, ordinary, huge }
-    enum Chain: Sendable {
+package struct Recipe: Sendable {
+    package enum Style: Sendable { case appStore, xcode }
+    package enum Purchases: Sendable, Equatable { case few, many(Int), subscriptions, largeIntegers }
+    package enum Expiration: Sendable { case none, future, past }
+    package enum DateStyle: Sendable { case plain, fractionalAndOffsets, offsetCreationDate }
+    package enum UnknownAttributes: Sendable { case none, ordinary, huge }
+    package enum Chain: Sendable {
         case standard, leafExpiredAfterCreation, leafExpiredBeforeCreation, unrelatedRoot, withoutIntermediate
         case reversed, leafWithoutMarker
     }
-    enum Damage: Sendable {
+    package enum Damage: Sendable {
         case none, tamperPayload, tamperSignature, truncate, trailingData, plist, noFile, malformedPayload
     }
 
-    var platform: Platform = .ios
-    var style: Style = .appStore
-    var environment: String?
+    package var platform: Platform = .ios
+    package var style: Style = .appStore
+    package var environment: String?
     /// The receipt names another app (`wrong-bundle`).
-    var wrongBundle = false
+    package var wrongBundle = false
     /// The receipt names another version of the app (`wrong-version`).
-    var wrongVersion = false
-    var hashForAnotherDevice = false
-    var purchases: Purchases = .few
-    var expiration: Expiration = .none
-    var dateStyle: DateStyle = .plain
-    var unknownAttributes: UnknownAttributes = .none
-    var digest: DigestAlgorithm = .sha256
-    var signatureAlgorithm: OID = .rsaEncryption
-    var layout: ReceiptSigner.Layout = .definite
-    var chain: Chain = .standard
-    var damage: Damage = .none
+    package var wrongVersion = false
+    package var hashForAnotherDevice = false
+    package var purchases: Purchases = .few
+    package var expiration: Expiration = .none
+    package var dateStyle: DateStyle = .plain
+    package var unknownAttributes: UnknownAttributes = .none
+    package var digest: DigestAlgorithm = .sha256
+    package var signatureAlgorithm: OID = .rsaEncryption
+    package var layout: ReceiptSigner.Layout = .definite
+    package var chain: Chain = .standard
+    package var damage: Damage = .none
 }

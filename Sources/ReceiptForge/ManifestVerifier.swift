@@ -1,6 +1,7 @@
 import Foundation
 import Receipt
 import ReceiptVerifier
+import OwnedFileTree
 
 /// Checks a whole fixture tree with the reference verifier: every case of
 /// `manifest.json`, with the inputs its `case.json` lists, against its expected verdict
@@ -93,18 +94,18 @@ public enum ManifestVerifier {
     }
 
     /// Refuses an absolute path or a `..` in a manifest or case file.
-    static func requireInsideTree(_ relative: String, _ field: String, of id: String, in file: String) throws(Failure) {
+    package static func requireInsideTree(_ relative: String, _ field: String, of id: String, in file: String) throws(Failure) {
         guard TreeOwnership.isSafeRelativePath(relative) else {
             throw .malformed(path: file, reason: "case '\(id)': \(field) '\(relative)' is not a path inside the tree "
                                  + "(absolute paths and '..' are refused)")
         }
     }
 
-    static func read(_ url: URL) throws(Failure) -> [UInt8] {
+    package static func read(_ url: URL) throws(Failure) -> [UInt8] {
         try JSONFile.read(url.path)
     }
 
-    static func decode<T: Decodable>(_ url: URL) throws(Failure) -> T {
+    package static func decode<T: Decodable>(_ url: URL) throws(Failure) -> T {
         try JSONFile.decode(T.self, from: try read(url), path: url.path)
     }
 }

@@ -1,5 +1,7 @@
 import BER
 import Receipt
+import AppInput
+import ForgeSupport
 
 /// The app a case's receipt is validated for, and the device it runs on.
 public struct AppUnderTest: Sendable, Hashable {
@@ -7,25 +9,32 @@ public struct AppUnderTest: Sendable, Hashable {
     public var version: String
     public var platform: Platform
     public var device: DeviceIdentifier
+
+    public init(bundleIdentifier: String, version: String, platform: Platform, device: DeviceIdentifier) {
+        self.bundleIdentifier = bundleIdentifier
+        self.version = version
+        self.platform = platform
+        self.device = device
+    }
 }
 
 /// Builds a case's receipt payload the way Apple lays receipts out: App Store receipts
 /// with every attribute real ones carry (undocumented ones included) in DER SET order;
 /// Xcode receipts with the short attribute list, unsorted, in local-time dates.
-struct PayloadBuilder {
-    let recipe: Recipe
-    let description: AppDescription
-    let creation: Int64
-    let now: Int64
-    var random: DeterministicRandom
+package struct PayloadBuilder {
+    package let recipe: Recipe
+    package let description: AppDescription
+    package let creation: Int64
+    package let now: Int64
+    package var random: DeterministicRandom
 
-    static let day: Int64 = 86_400
+    package static let day: Int64 = 86_400
     /// The example app's Mac edition, for the `macos-device` case of the built-in catalogue.
-    static let exampleMacApp = (bundle: "com.example.receiptforge.mac", version: "2.5.8")
+    package static let exampleMacApp = (bundle: "com.example.receiptforge.mac", version: "2.5.8")
 
     /// The app and device the receipt is checked against: the description's, on the
     /// recipe's platform when the case asks for a Mac.
-    mutating func app() -> AppUnderTest {
+    package mutating func app() -> AppUnderTest {
         let platform: Platform = recipe.platform == .macos ? .macos : description.platform
         let wantedKind: DeviceIdentifier.Kind = platform == .ios ? .uuid : .macAddress
         let device: DeviceIdentifier
@@ -51,7 +60,7 @@ struct PayloadBuilder {
         return AppUnderTest(bundleIdentifier: bundle, version: version, platform: platform, device: device)
     }
 
-    func date(_ seconds: Int64, fraction: Int = 0, offsetMinutes: Int? = nil) -> ReceiptDate {
+    package func date(_ seconds: Int64, fraction: Int = 0, offsetMinutes: Int? = nil) -> ReceiptDate {
         switch (recipe.style, recipe.dateStyle) {
         case (.xcode, _):
             return ReceiptDate(secondsSince1970: seconds, utcOffsetMinutes: 60)
@@ -63,7 +72,7 @@ struct PayloadBuilder {
         }
     }
 
-    mutating func receipt(for app: AppUnderTest) -> AppReceipt {
+    package mutating func receipt(for app: AppUnderTest) -> AppReceipt {
         let style = recipe.style
         let environment = recipe.environment ?? (style == .xcode ? "Xcode" : description.environment.receiptValue)
         let sandbox = environment == AppEnvironment.sandbox.receiptValue
@@ -148,19 +157,19 @@ struct PayloadBuilder {
     }
 
     /// A bundle id that is not `bundle`: another app of the same developer.
-    static func otherBundle(than bundle: String) -> String {
+    package static func otherBundle(than bundle: String) -> String {
         bundle == "com.example.otherapp" ? "com.example.otherapp2" : "com.example.otherapp"
     }
 
     /// Another plausible version: the last number one lower (one higher at 0), else `.1` appended.
-    static func otherVersion(than version: String) -> String {
+    package static func otherVersion(than version: String) -> String {
         var parts = version.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let last = parts.last, let number = Int(last), last.allSatisfy(\.isASCII) else { return version + ".1" }
         parts[parts.count - 1] = String(number > 0 ? number - 1 : number + 1)
         return parts.joined(separator: ".")
     }
 
-    func anotherDevice(like device: DeviceIdentifier) -> DeviceIdentifier {
+    package func anotherDevice(like device: DeviceIdentifier) -> DeviceIdentifier {
         var other = device.bytes
         for index in other.indices { other[index] ^= 0x5A }
         return DeviceIdentifier(bytes: other)!
@@ -169,7 +178,7 @@ struct PayloadBuilder {
     /// The in-app records of the receipt: the built-in history, one built from the
     /// app's catalogue, or the app's own list, shaped by the case (many, subscriptions
     /// only, large integers).
-    mutating func purchases() -> [InAppPurchase] {
+    package mutating func purchases() -> [InAppPurchase] {
         switch description.purchases {
         case .builtIn:
             return builtInPurchases()
@@ -182,7 +191,7 @@ struct PayloadBuilder {
     }
 
     /// The case's shape applied to the app's own purchases.
-    mutating func shaped(_ list: [PurchaseDescription], catalogue: ProductCatalogue?) -> [InAppPurchase] {
+    package mutating func shaped(_ list: [PurchaseDescription], catalogue: ProductCatalogue?) -> [InAppPurchase] {
         switch recipe.purchases {
         case .few:
             return list.map { inAppPurchase($0) }
@@ -215,7 +224,7 @@ struct PayloadBuilder {
         }
     }
 
-    mutating func builtInPurchases() -> [InAppPurchase] {
+    package mutating func builtInPurchases() -> [InAppPurchase] {
         let day = Self.day
         func bought(_ product: String, _ kind: Product.Kind, at purchased: Int64, quantity: Int64 = 1,
                     expires: Int64? = nil, cancelled: Int64? = nil, trial: Bool = false, intro: Bool = false,
@@ -263,7 +272,7 @@ struct PayloadBuilder {
     /// One in-app record, laid out as Apple does. Identifiers the description leaves
     /// out are drawn from the seed, in a fixed order: transaction id, attribute 1710,
     /// web order line item id.
-    mutating func inAppPurchase(_ purchase: PurchaseDescription) -> InAppPurchase {
+    package mutating func inAppPurchase(_ purchase: PurchaseDescription) -> InAppPurchase {
         let transaction = purchase.transactionID ?? random.digits(15)
         let subscription = purchase.kind == .autoRenewableSubscription
         typealias F = InAppPurchase.Field

@@ -1,5 +1,6 @@
 import BER
 import Receipt
+import ForgeCA
 
 /// Builds the PKCS#7 SignedData of a receipt exactly as Apple does, with `BERWriter`:
 /// one digest algorithm, the payload in `encapContentInfo`, the certificates in the

@@ -4,6 +4,7 @@ import ReceiptForge
 import SwiftASN1
 import TestSupport
 import XCTest
+import ForgeSupport
 
 /// Our tree must equal apple/swift-asn1's, accept/reject included: on any input in
 /// DER rules against `DER.parse`, and in BER rules against `BER.parse`.

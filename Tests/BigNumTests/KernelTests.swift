@@ -6,6 +6,7 @@ import BigNum
 import Foundation
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 final class KernelTests: XCTestCase {
     /// Operand pairs: all combinations of edge words up to 3 words each; from 4 to

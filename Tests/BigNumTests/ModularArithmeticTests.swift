@@ -4,6 +4,7 @@
 import BigNum
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 final class ModularArithmeticTests: XCTestCase {
     private let moduliBits = [2, 64, 65, 127, 512, 1024, 1031, 2048, 4096]

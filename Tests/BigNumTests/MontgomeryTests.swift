@@ -3,6 +3,7 @@
 import BigNum
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 final class MontgomeryTests: XCTestCase {
     private let moduliBits = [64, 65, 127, 512, 768, 1024, 1536, 2048, 3072, 4096]

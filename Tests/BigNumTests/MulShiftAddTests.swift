@@ -3,6 +3,7 @@
 import BigNum
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 final class MulShiftAddTests: XCTestCase {
     /// Per lane: ((a·b >> shift) + c) mod 2^(32n) and whether it overflowed.

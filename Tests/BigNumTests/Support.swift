@@ -5,6 +5,7 @@ import BigNum
 import OpenSSLShim
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 /// The paths this run tests: the one BIGNUM_PATH pins, else every path this CPU has.
 let pathsUnderTest: [BigNum.Path] = BigNum.Dispatch.environmentPath.map { [$0] } ?? BigNum.Path.available

@@ -1,6 +1,7 @@
 import Receipt
 import ReceiptForge
 import XCTest
+import AppInput
 
 /// Every case minted for the user's app: its bundle, versions, device, environment,
 /// and purchases from its catalogue or its own list.

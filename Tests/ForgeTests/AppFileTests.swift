@@ -2,9 +2,11 @@ import Foundation
 import Receipt
 import ReceiptForge
 import XCTest
+import AppInput
+import StrictJSON
 
 final class AppFileTests: XCTestCase {
-    private func parse(_ json: String, file: String = "app.json") throws(AppInputError) -> AppFile {
+    private func parse(_ json: String, file: String = "app.json") throws(JSONInputError) -> AppFile {
         try AppFile(json: Array(json.utf8), file: file)
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import ReceiptForge
 import TestSupport
 import XCTest
+import AppInput
+import StrictJSON
 
 /// `Schemas/app.schema.json` and `AppFile` describe the same format: the same fields,
 /// the same values, and (checked by Python's `jsonschema` where it is installed) the
@@ -109,7 +111,7 @@ final class AppSchemaTests: XCTestCase {
 
     func testParserVerdicts() {
         for (json, accepted) in verdicts {
-            let result = Result { () throws(AppInputError) in try AppFile(json: Array(json.utf8), file: "app.json") }
+            let result = Result { () throws(JSONInputError) in try AppFile(json: Array(json.utf8), file: "app.json") }
             switch result {
             case .success: XCTAssertTrue(accepted, "the parser accepts \(json)")
             case .failure(let error): XCTAssertFalse(accepted, "the parser refuses \(json): \(error)")

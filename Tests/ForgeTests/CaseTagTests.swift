@@ -3,6 +3,7 @@ import Foundation
 import Receipt
 import ReceiptForge
 import XCTest
+import ForgeCA
 
 /// The tags of the catalogue: from the vocabulary, each one used, and — where a tag names
 /// something visible in the minted receipt or its case file — on exactly the cases that

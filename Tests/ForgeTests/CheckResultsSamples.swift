@@ -1,4 +1,5 @@
 import ReceiptForge
+import CheckReport
 
 /// Results of `forge check` for the report tests: one result of each outcome, and
 /// hostile strings for the escaping tests.

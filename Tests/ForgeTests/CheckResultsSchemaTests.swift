@@ -3,6 +3,7 @@ import Receipt
 import ReceiptForge
 import TestSupport
 import XCTest
+import CheckReport
 
 /// `Schemas/check-results.schema.json` against the `CheckResults` the code encodes (the
 /// file `forge check --json` writes): a value with every outcome passes Python's

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptForge
 import XCTest
+import ForgeSupport
 
 /// The one generator of the project: the forge's `--seed` and every fixed-seed test
 /// draw from it, so their inputs are the same on every platform and Swift version.
@@ -30,7 +31,7 @@ final class DeterministicRandomTests: XCTestCase {
         let forbidden = ["random(in:", "random(using:", "shuffled(using:", "shuffle(using:", "randomElement(using:",
                          "RandomNumberGenerator"]
         var scanned = 0
-        for folder in ["Tests", "Sources/FuzzTargets"] {
+        for folder in ["Tests", "Fuzz/FuzzTargets"] {
             let base = root.appendingPathComponent(folder)
             for path in try FileManager.default.subpathsOfDirectory(atPath: base.path) where path.hasSuffix(".swift") {
                 guard path != "ForgeTests/DeterministicRandomTests.swift" else { continue }

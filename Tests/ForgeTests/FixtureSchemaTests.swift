@@ -3,6 +3,7 @@ import Receipt
 import ReceiptForge
 import TestSupport
 import XCTest
+import AppInput
 
 /// `Schemas/manifest.schema.json` and `Schemas/case.schema.json` against real trees: the
 /// forge writes one with the library, Python's `jsonschema` judges every file, and the

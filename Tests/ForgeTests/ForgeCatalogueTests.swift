@@ -4,6 +4,7 @@ import Foundation
 import OpenSSLShim
 import Receipt
 import XCTest
+import ForgeCA
 
 /// Every case of the catalogue, minted once per test run with the committed CA.
 enum Minted {

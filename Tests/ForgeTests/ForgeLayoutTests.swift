@@ -4,6 +4,7 @@ import Foundation
 import OpenSSLShim
 import Receipt
 import XCTest
+import ForgeCA
 
 /// The containers look like Apple's, byte for byte in structure.
 final class ForgeLayoutTests: XCTestCase {

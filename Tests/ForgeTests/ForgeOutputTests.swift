@@ -2,6 +2,7 @@ import ReceiptForge
 import Foundation
 import Receipt
 import XCTest
+import OwnedFileTree
 
 final class ForgeOutputTests: XCTestCase {
     var scratch: URL!
@@ -34,8 +35,8 @@ final class ForgeOutputTests: XCTestCase {
         let first = scratch.appendingPathComponent("a")
         let second = scratch.appendingPathComponent("b")
         let forge = Forge()
-        try OutputTree(directory: first).replaceTree(with: try tree(forge, cases: Minted.cases))
-        try OutputTree(directory: second).replaceTree(with: try tree(forge, cases: try forge.mintAll()))
+        try OutputTree(directory: first, ownership: .fixtures).replaceTree(with: try tree(forge, cases: Minted.cases))
+        try OutputTree(directory: second, ownership: .fixtures).replaceTree(with: try tree(forge, cases: try forge.mintAll()))
         let a = try contents(of: first)
         let b = try contents(of: second)
         XCTAssertEqual(a.keys.sorted(), b.keys.sorted())
@@ -72,7 +73,7 @@ final class ForgeOutputTests: XCTestCase {
     /// A failed write leaves the existing tree as it was.
     func testExistingTreeIsReplacedOnlyOnSuccess() throws {
         let directory = scratch.appendingPathComponent("out")
-        let output = OutputTree(directory: directory)
+        let output = OutputTree(directory: directory, ownership: .fixtures)
         try output.replaceTree(with: [("keep/me", [1, 2, 3])])
         // "clash" is a file, so "clash/inner" cannot be written: the whole replacement fails.
         XCTAssertThrowsError(try output.replaceTree(with: [("new", [9]), ("clash", [1]), ("clash/inner", [2])]))
@@ -85,7 +86,7 @@ final class ForgeOutputTests: XCTestCase {
 
     func testUpdatingOneCaseKeepsTheOthers() throws {
         let directory = scratch.appendingPathComponent("out")
-        let output = OutputTree(directory: directory)
+        let output = OutputTree(directory: directory, ownership: .fixtures)
         let forge = Minted.forge
         try output.replaceTree(with: try tree(forge, cases: Minted.cases))
         let before = try contents(of: directory)

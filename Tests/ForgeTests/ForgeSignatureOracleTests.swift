@@ -4,6 +4,7 @@ import OpenSSLShim
 import Receipt
 import ReceiptForge
 import XCTest
+import ForgeCA
 
 /// OpenSSL checks every signature the forge makes (the forge itself signs with BigNum):
 /// PKCS#1 v1.5 is deterministic, so the forge's signatures must be OpenSSL's byte for

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ReceiptForge
 import XCTest
+import CheckReport
 
 /// Harness output is untrusted: every string of a results file reaches the pages cut,
 /// with its control characters made visible, and escaped.

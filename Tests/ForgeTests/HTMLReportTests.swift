@@ -1,6 +1,7 @@
 import Foundation
 @testable import ReceiptForge
 import XCTest
+import CheckReport
 
 /// The pages of `forge check --html` and `forge report --html`: what they show, and
 /// that they show it the same way every time.

@@ -1,5 +1,6 @@
 import ReceiptForge
 import XCTest
+import CheckReport
 
 /// The `forge check` contract on the validator's side: answers, outcomes, quoting.
 final class HarnessAnswerTests: XCTestCase {

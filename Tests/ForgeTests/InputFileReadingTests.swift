@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptForge
 import XCTest
+import AppInput
 
 /// Files that cannot be read or are not JSON, through both input formats.
 final class InputFileReadingTests: XCTestCase {

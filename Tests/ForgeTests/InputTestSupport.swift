@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptForge
 import XCTest
+import StrictJSON
 
 /// The `.storekit` and app files in `Tests/Inputs` (outside the test target, so the
 /// build does not take them for resources).
@@ -14,14 +15,14 @@ enum InputFiles {
 }
 
 /// The error `body` throws; fails the test when it returns instead.
-func inputError<T>(_ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line) -> AppInputError? {
+func inputError<T>(_ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line) -> JSONInputError? {
     do {
         let value = try body()
-        XCTFail("expected an AppInputError, got \(value)", file: file, line: line)
-    } catch let error as AppInputError {
+        XCTFail("expected an JSONInputError, got \(value)", file: file, line: line)
+    } catch let error as JSONInputError {
         return error
     } catch {
-        XCTFail("expected an AppInputError, got \(error)", file: file, line: line)
+        XCTFail("expected an JSONInputError, got \(error)", file: file, line: line)
     }
     return nil
 }

@@ -1,5 +1,6 @@
 @testable import ReceiptForge
 import XCTest
+import StrictJSON
 
 /// The JSON layer under both input formats: the parser's grammar, exact integers and
 /// JSONPath rendering.

@@ -5,6 +5,8 @@ import Receipt
 import ReceiptForge
 import TestSupport
 import XCTest
+import ForgeSupport
+import ReceiptMutation
 
 /// `forge mutate`'s engine: signed structure-aware mutants of a case (MutantBatch over
 /// ReceiptMutator and MutableReceipt). OpenSSL's PKCS7_verify is the independent judge

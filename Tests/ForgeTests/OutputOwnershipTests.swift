@@ -1,6 +1,8 @@
 import ReceiptForge
 import Foundation
 import XCTest
+import OwnedFileTree
+import ForgeCA
 
 /// The forge owns only what it wrote: `OutputTree` refuses directories it did not
 /// write, keeps the user's files inside its own trees, and never writes through links.
@@ -45,8 +47,8 @@ final class OutputOwnershipTests: XCTestCase {
         try write("# my project\n", "README.md", in: directory)
         try write("let x = 1\n", "Sources/main.swift", in: directory)
         let before = try snapshot(directory)
-        for attempt in [{ try OutputTree(directory: directory).replaceTree(with: [("manifest.json", [1])]) },
-                        { try OutputTree(directory: directory).update(with: [("valid/receipt", [1])], replacing: ["valid"]) }] {
+        for attempt in [{ try OutputTree(directory: directory, ownership: .fixtures).replaceTree(with: [("manifest.json", [1])]) },
+                        { try OutputTree(directory: directory, ownership: .fixtures).update(with: [("valid/receipt", [1])], replacing: ["valid"]) }] {
             XCTAssertThrowsError(try attempt()) { error in
                 guard case .notOwned(let path, let found)? = error as? OutputError else { return XCTFail("\(error)") }
                 XCTAssertEqual(path, directory.path)
@@ -61,7 +63,7 @@ final class OutputOwnershipTests: XCTestCase {
     func testARegularFileOrALinkIsRefused() throws {
         let file = scratch.appendingPathComponent("out.txt")
         try Data("keep".utf8).write(to: file)
-        XCTAssertThrowsError(try OutputTree(directory: file).replaceTree(with: [("a", [1])])) { error in
+        XCTAssertThrowsError(try OutputTree(directory: file, ownership: .fixtures).replaceTree(with: [("a", [1])])) { error in
             XCTAssertEqual(error as? OutputError, .notADirectory(path: file.path, kind: "a regular file"))
         }
         XCTAssertEqual(read("out.txt", in: scratch), "keep")
@@ -70,8 +72,8 @@ final class OutputOwnershipTests: XCTestCase {
         try manager.createDirectory(at: target, withIntermediateDirectories: true)
         let link = scratch.appendingPathComponent("link")
         try manager.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
-        for attempt in [{ try OutputTree(directory: link).replaceTree(with: [("a", [1])]) },
-                        { try OutputTree(directory: link).update(with: [("a", [1])], replacing: []) }] {
+        for attempt in [{ try OutputTree(directory: link, ownership: .fixtures).replaceTree(with: [("a", [1])]) },
+                        { try OutputTree(directory: link, ownership: .fixtures).update(with: [("a", [1])], replacing: []) }] {
             XCTAssertThrowsError(try attempt()) { error in
                 XCTAssertEqual(error as? OutputError, .symbolicLink(path: link.path, destination: target.path))
             }
@@ -80,14 +82,14 @@ final class OutputOwnershipTests: XCTestCase {
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: target.path), [])
 
         // A path below a regular file cannot be created: exit 73, not an I/O error.
-        XCTAssertThrowsError(try OutputTree(directory: file.appendingPathComponent("sub")).replaceTree(with: [("a", [1])])) { error in
+        XCTAssertThrowsError(try OutputTree(directory: file.appendingPathComponent("sub"), ownership: .fixtures).replaceTree(with: [("a", [1])])) { error in
             guard case .cannotCreate? = error as? OutputError else { return XCTFail("\(error)") }
         }
     }
 
     func testUserFilesSurviveAWholeReplacement() throws {
         let directory = scratch.appendingPathComponent("Fixtures")
-        let tree = OutputTree(directory: directory)
+        let tree = OutputTree(directory: directory, ownership: .fixtures)
         try tree.replaceTree(with: [("manifest.json", Array("v1".utf8)), ("valid/receipt", [1]), ("old-case/case.json", [2])])
         try write("my notes\n", "NOTES.md", in: directory)
         try write("", ".gitkeep", in: directory)
@@ -113,7 +115,7 @@ final class OutputOwnershipTests: XCTestCase {
 
     func testAUserFileWhereTheForgeWritesIsRefused() throws {
         let directory = scratch.appendingPathComponent("Fixtures")
-        let tree = OutputTree(directory: directory)
+        let tree = OutputTree(directory: directory, ownership: .fixtures)
         try tree.replaceTree(with: [("manifest.json", [1])])
         try write("user", "new-case", in: directory)
         let before = try snapshot(directory)
@@ -127,7 +129,7 @@ final class OutputOwnershipTests: XCTestCase {
 
     func testUpdatingACaseRemovesOnlyTheForgesStaleFiles() throws {
         let directory = scratch.appendingPathComponent("Fixtures")
-        let tree = OutputTree(directory: directory)
+        let tree = OutputTree(directory: directory, ownership: .fixtures)
         try tree.replaceTree(with: [("manifest.json", [1]), ("valid/receipt", [1]), ("valid/receipt.b64", [1]),
                                     ("valid/case.json", [1]), ("other/case.json", [1])])
         try write("note", "valid/note.txt", in: directory)
@@ -147,14 +149,14 @@ final class OutputOwnershipTests: XCTestCase {
         try write("c", "gone/case.json", in: directory)
         try write("root", "Certs/root.cer", in: directory)
         try write("user", "NOTES.md", in: directory)
-        let report = try OutputTree(directory: directory).replaceTree(with: [("manifest.json", [1]), ("valid/receipt", [2])])
+        let report = try OutputTree(directory: directory, ownership: .fixtures).replaceTree(with: [("manifest.json", [1]), ("valid/receipt", [2])])
         XCTAssertEqual(report.kept, ["NOTES.md"])
         XCTAssertEqual(Set(try snapshot(directory).keys), [".forge-owned", "manifest.json", "valid/receipt", "NOTES.md"])
 
         // Another program's manifest.json does not make a tree the forge's.
         let other = scratch.appendingPathComponent("Other")
         try write(#"{"generator": "something-else", "cases": []}"#, "manifest.json", in: other)
-        XCTAssertThrowsError(try OutputTree(directory: other).replaceTree(with: [("a", [1])]))
+        XCTAssertThrowsError(try OutputTree(directory: other, ownership: .fixtures).replaceTree(with: [("a", [1])]))
     }
 
     func testAnOwnershipRecordNamingPathsOutsideTheTreeIsNotTrusted() throws {
@@ -163,7 +165,7 @@ final class OutputOwnershipTests: XCTestCase {
         for line in ["../outside.txt", "/etc/passwd", "a/../../outside.txt", "./x", "a//b"] {
             try write("# receipt-forge: the files below were written by the forge; it replaces or removes only these\n\(line)\n",
                       ".forge-owned", in: directory)
-            XCTAssertThrowsError(try OutputTree(directory: directory).replaceTree(with: [("a", [1])]), line) { error in
+            XCTAssertThrowsError(try OutputTree(directory: directory, ownership: .fixtures).replaceTree(with: [("a", [1])]), line) { error in
                 guard case .badOwnershipRecord? = error as? OutputError else { return XCTFail("\(line): \(error)") }
             }
         }

@@ -3,6 +3,7 @@ import Foundation
 import Receipt
 import ReceiptForge
 import XCTest
+import ForgeCA
 
 /// The forge's RSA private key: PKCS#8 and PKCS#1 read with the BER module, bad keys
 /// refused with a code, and the CRT signature checked before it is returned.

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptForge
 import XCTest
+import CheckReport
 
 /// Reading `forge check --json` files back: what is refused, and where.
 final class ResultsFileTests: XCTestCase {

@@ -1,5 +1,6 @@
 @testable import ReceiptForge
 import XCTest
+import CheckReport
 
 /// Merging several runs: rows, columns, names, summaries, and the text form.
 final class ResultsMatrixTests: XCTestCase {

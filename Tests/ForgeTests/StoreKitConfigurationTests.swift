@@ -1,5 +1,6 @@
 import ReceiptForge
 import XCTest
+import AppInput
 
 final class StoreKitConfigurationTests: XCTestCase {
     private func period(_ text: String) -> SubscriptionPeriod { SubscriptionPeriod(iso8601: text)! }

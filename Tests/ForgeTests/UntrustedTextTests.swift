@@ -1,5 +1,6 @@
 import ReceiptForge
 import XCTest
+import CheckReport
 
 final class UntrustedTextTests: XCTestCase {
     func testClippingCountsScalarsAndSaysHowMuchWasCut() {

@@ -1,6 +1,7 @@
 import FuzzTargets
 import ReceiptForge
 import XCTest
+import ForgeCA
 
 extension CorpusReplayTests {
     /// `Corpus/jws/`: every StoreKit 2 case's file, the nested JWS of the notifications

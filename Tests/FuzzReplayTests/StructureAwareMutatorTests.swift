@@ -4,6 +4,7 @@ import Receipt
 import ReceiptForge
 import ReceiptVerifier
 import XCTest
+import ReceiptMutation
 
 /// The libFuzzer custom mutator of the `receipt` and `verifier` targets, called as
 /// libFuzzer calls it: a buffer, its size and capacity, a seed.

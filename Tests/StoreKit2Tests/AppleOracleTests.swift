@@ -4,6 +4,7 @@ import ReceiptVerifier
 import StoreKit2
 import TestSupport
 import XCTest
+import StoreKit2Forge
 
 /// Apple's own `SignedDataVerifier` (app-store-server-library, pinned in
 /// `.venv-oracles`, run by `scripts/storekit2-oracle`) agrees with every case's

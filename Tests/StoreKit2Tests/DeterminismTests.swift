@@ -3,6 +3,8 @@ import Foundation
 import ReceiptForge
 import StoreKit2
 import XCTest
+import ForgeCA
+import StoreKit2Forge
 
 /// Fixtures are byte-for-byte reproducible, and the ECDSA under them is RFC 6979's.
 final class DeterminismTests: XCTestCase {

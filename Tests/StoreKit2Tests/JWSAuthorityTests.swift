@@ -2,6 +2,7 @@ import Foundation
 import ReceiptForge
 import TestSupport
 import XCTest
+import ForgeCA
 
 /// `Certs/jws-*` and the copy compiled into the forge are the same CA, and a freshly
 /// generated one has the same shape.

@@ -2,6 +2,8 @@ import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
 import XCTest
+import StoreKit2Forge
+import StoreKit2Verifier
 
 /// Our `JWSVerifier` gives every case the status in its `case.json`, for the reason
 /// the case is about (not merely the same status for another reason).

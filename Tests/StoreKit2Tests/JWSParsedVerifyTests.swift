@@ -2,6 +2,7 @@ import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
 import XCTest
+import StoreKit2Verifier
 
 /// `JWSVerifier.verify(_: CompactJWS, …)` (a JWS already parsed) gives the verdict
 /// `verify(_: String, …)` gives for its text, on every minted case, and checks the

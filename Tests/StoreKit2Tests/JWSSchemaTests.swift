@@ -4,6 +4,8 @@ import ReceiptVerifier
 import StoreKit2
 import TestSupport
 import XCTest
+import StoreKit2Forge
+import StoreKit2Verifier
 
 /// `Schemas/jws-case.schema.json` and `Schemas/jws-manifest.schema.json` against a real
 /// tree, judged by Python's `jsonschema`; their enumerations are the code's.

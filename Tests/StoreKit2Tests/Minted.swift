@@ -3,6 +3,8 @@ import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
 import XCTest
+import StoreKit2Forge
+import StoreKit2Verifier
 
 /// The StoreKit 2 catalogue minted once per test process (minting signs about 80
 /// times with the BigNum ECDSA), and helpers shared by the tests.

@@ -3,6 +3,7 @@ import Foundation
 import ReceiptForge
 import ReceiptVerifier
 import XCTest
+import ForgeCA
 
 /// The X.509 code's P-256 keys and ecdsa-with-SHA256 signatures: the committed JWS CA
 /// parses and chains; receipts' RSA-only parsing still refuses EC.

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptForge
 import TestSupport
 import XCTest
+import StoreKit2Forge
 
 /// README's "The StoreKit 2 cases" table is the catalogue: every case in order, with
 /// its kind, expected status, verifier environment and description.

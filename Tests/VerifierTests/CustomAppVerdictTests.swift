@@ -4,6 +4,7 @@ import Receipt
 import ReceiptForge
 import ReceiptVerifier
 import XCTest
+import AppInput
 
 /// Fixtures minted for a user's app keep every expected verdict: the reference
 /// verifier, given each case's own inputs, agrees case by case.

@@ -5,6 +5,7 @@ import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
+import ForgeCA
 
 /// Bad input of every kind gets a verdict (never a crash), and the detail says what
 /// and where.

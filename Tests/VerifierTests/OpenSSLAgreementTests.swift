@@ -6,6 +6,7 @@ import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
+import ForgeSupport
 
 /// Our signature-and-chain verdict against OpenSSL `PKCS7_verify`, through the one
 /// comparison the `verifier` fuzz target also uses (`VerifierDifferential`).

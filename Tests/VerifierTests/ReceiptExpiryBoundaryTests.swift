@@ -4,6 +4,7 @@ import Receipt
 import ReceiptForge
 import ReceiptVerifier
 import XCTest
+import ForgeSupport
 
 /// The VPP expiry boundary (attribute 21 equal to `now`) on both sides: the verifier
 /// says expired from the expiry instant on (`ReceiptExpirationPolicy`), and the forge

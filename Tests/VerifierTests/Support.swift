@@ -6,6 +6,7 @@ import Receipt
 import ReceiptVerifier
 import TestSupport
 import XCTest
+import ForgeCA
 
 /// The forge's catalogue minted once, in memory, and the validator inputs each
 /// case's `case.json` lists.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Receipt
 import ReceiptForge
+import CheckReport
+import OwnedFileTree
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptForge
+import CheckReport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,0 +1,169 @@
+import ReceiptVerifier
+import StoreKit2
+import StoreKit2Verifier
+
+/// One StoreKit 2 fixture: what is signed, how it is broken, how the verifier is set
+/// up, and the status Apple's `SignedDataVerifier` gives it. The catalogue drives the
+/// forge (`forge jws`), the tests (our `JWSVerifier` and Apple's library must both
+/// give `expected`) and the README's table.
+public struct JWSCase: Sendable, Hashable {
+    /// What the payload is.
+    public enum Content: Sendable, Hashable {
+        case transaction
+        case renewalInfo
+        case appTransaction
+        /// A notification with nested signed transaction and renewal info.
+        case notification(type: String, subtype: String?, revoked: Bool)
+        /// `TEST`: `data` names the app only.
+        case testNotification
+        /// `RENEWAL_EXTENSION` / `SUMMARY`: a `summary` instead of `data`.
+        case summaryNotification
+    }
+
+    /// How the signed file departs from a genuine one.
+    public enum Flaw: Sendable, Hashable {
+        case none
+        case payloadEnvironment(JWSEnvironment)
+        case bundleId(String)
+        case appAppleId(Int64)
+        case tamperedPayload
+        case tamperedSignature
+        case derSignature
+        case untrustedRoot
+        case x5cCount(Int)
+        case x5cMissing
+        case x5cEmpty
+        case x5cThirdNotACertificate
+        case certificateNotDER
+        case leafWithoutMarker
+        case intermediateWithoutMarker
+        /// The leaf's notAfter relative to `signedDate`, in seconds.
+        case leafExpires(secondsAfterSignedDate: Int64)
+        case algNone
+        case hs256WithLeafPublicKey
+        case jwkHeaderWithOtherKey
+        case payloadNotAnObject
+        /// A JWT `exp` claim at `signedDate` (long passed).
+        case expiredJWTClaim
+        case xcode
+    }
+
+    public let id: String
+    public let kind: JWSKind
+    public let summary: String
+    public let expected: JWSVerificationStatus
+    public let content: Content
+    public let flaw: Flaw
+    /// The environment the verifier is built for.
+    public let environment: JWSEnvironment
+    /// Whether the verifier is given the app's Apple id (Apple's library requires it in Production).
+    public let givesAppAppleId: Bool
+
+    package init(_ id: String, _ kind: JWSKind, _ expected: JWSVerificationStatus, _ summary: String, content: Content? = nil,
+         flaw: Flaw = .none, environment: JWSEnvironment = .production) {
+        self.id = id
+        self.kind = kind
+        self.expected = expected
+        self.summary = summary
+        self.content = content ?? {
+            switch kind {
+            case .transaction: return .transaction
+            case .renewalInfo: return .renewalInfo
+            case .appTransaction: return .appTransaction
+            case .notification: return .testNotification
+            }
+        }()
+        self.flaw = flaw
+        self.environment = environment
+        givesAppAppleId = environment == .production
+    }
+
+    /// `signed.jws`, or `notification.json` (`{"signedPayload": …}`) for notifications.
+    public var fileName: String { kind == .notification ? "notification.json" : "signed.jws" }
+
+    public static func named(_ id: String) -> JWSCase? { catalogue.first { $0.id == id } }
+
+    public static let catalogue: [JWSCase] = [
+        // Genuine data.
+        JWSCase("transaction-production", .transaction, .ok, "Auto-renewable subscription purchase, Production"),
+        JWSCase("transaction-sandbox", .transaction, .ok,
+                "The same in Sandbox (verifier without an app Apple id, as Apple allows outside Production)",
+                environment: .sandbox),
+        JWSCase("renewal-info", .renewalInfo, .ok, "Renewal info of the subscription (auto-renew on)"),
+        JWSCase("app-transaction", .appTransaction, .ok, "App transaction, `receiptType` Production"),
+        JWSCase("app-transaction-sandbox", .appTransaction, .ok, "App transaction in Sandbox (app Apple id not checked)",
+                environment: .sandbox),
+        JWSCase("notification-subscribed", .notification, .ok,
+                "`SUBSCRIBED`/`INITIAL_BUY` with a nested signed transaction and renewal info",
+                content: .notification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", revoked: false)),
+        JWSCase("notification-did-renew", .notification, .ok, "`DID_RENEW`, transaction reason `RENEWAL`",
+                content: .notification(type: "DID_RENEW", subtype: nil, revoked: false)),
+        JWSCase("notification-expired", .notification, .ok, "`EXPIRED`/`VOLUNTARY`, auto-renew off, expiration intent 1",
+                content: .notification(type: "EXPIRED", subtype: "VOLUNTARY", revoked: false)),
+        JWSCase("notification-refund", .notification, .ok, "`REFUND`: the nested transaction has a revocation date and reason",
+                content: .notification(type: "REFUND", subtype: nil, revoked: true)),
+        JWSCase("notification-test", .notification, .ok, "`TEST` notification (data names the app only)",
+                content: .testNotification),
+        JWSCase("notification-summary", .notification, .ok, "`RENEWAL_EXTENSION`/`SUMMARY` with a `summary` instead of `data`",
+                content: .summaryNotification),
+        JWSCase("transaction-leaf-expired-after-signed-date", .transaction, .ok,
+                "Leaf expired since, but valid at `signedDate`: checked at `signedDate`, so OK",
+                flaw: .leafExpires(secondsAfterSignedDate: 86_400)),
+        JWSCase("transaction-x5c-third-ignored", .transaction, .ok,
+                "`x5c[2]` is not a certificate: Apple ignores the third entry (the root comes from the caller)",
+                flaw: .x5cThirdNotACertificate),
+        JWSCase("transaction-xcode", .transaction, .ok,
+                "Xcode StoreKit testing JWS (`kid` Apple_Xcode_Key, one self-signed certificate, float dates, ids \"0\"), verifier in Xcode",
+                flaw: .xcode, environment: .xcode),
+
+        // The app and environment.
+        JWSCase("transaction-wrong-bundle", .transaction, .invalidAppIdentifier, "Transaction for another bundle id",
+                flaw: .bundleId("com.example.other")),
+        JWSCase("notification-wrong-app-apple-id", .notification, .invalidAppIdentifier,
+                "Notification for another app Apple id, Production",
+                content: .notification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", revoked: false), flaw: .appAppleId(987_654_321)),
+        JWSCase("app-transaction-wrong-app-apple-id", .appTransaction, .invalidAppIdentifier,
+                "App transaction for another app Apple id, Production", flaw: .appAppleId(987_654_321)),
+        JWSCase("transaction-wrong-environment", .transaction, .invalidEnvironment,
+                "Sandbox transaction given to a Production verifier", flaw: .payloadEnvironment(.sandbox)),
+        JWSCase("renewal-info-wrong-environment", .renewalInfo, .invalidEnvironment,
+                "Sandbox renewal info given to a Production verifier", flaw: .payloadEnvironment(.sandbox)),
+        JWSCase("transaction-xcode-in-production", .transaction, .invalidChainLength,
+                "The Xcode JWS given to a Production verifier: one certificate in `x5c`", flaw: .xcode),
+
+        // The signature.
+        JWSCase("transaction-tampered-payload", .transaction, .verificationFailure,
+                "Payload changed after signing (price)", flaw: .tamperedPayload),
+        JWSCase("transaction-tampered-signature", .transaction, .verificationFailure,
+                "One bit of the signature flipped", flaw: .tamperedSignature),
+        JWSCase("transaction-der-signature", .transaction, .verificationFailure,
+                "DER-encoded ECDSA signature instead of the raw 64-byte r ‖ s", flaw: .derSignature),
+        JWSCase("transaction-alg-none", .transaction, .verificationFailure, "`alg: none`, empty signature", flaw: .algNone),
+        JWSCase("transaction-hs256-key-confusion", .transaction, .verificationFailure,
+                "`HS256` keyed with the leaf's public key PEM (the key-confusion attack)", flaw: .hs256WithLeafPublicKey),
+        JWSCase("transaction-jwk-header", .transaction, .verificationFailure,
+                "Signed by another key that a `jwk` header offers; `x5c` is the genuine chain", flaw: .jwkHeaderWithOtherKey),
+        JWSCase("transaction-payload-not-object", .transaction, .verificationFailure,
+                "Validly signed payload that is a JSON array, not an object", flaw: .payloadNotAnObject),
+        JWSCase("transaction-jwt-exp-passed", .transaction, .verificationFailure,
+                "Validly signed, with a JWT `exp` claim long passed: Apple's library (PyJWT) checks registered claims",
+                flaw: .expiredJWTClaim),
+
+        // The chain.
+        JWSCase("transaction-untrusted-root", .transaction, .verificationFailure,
+                "Chain ends at an unrelated root", flaw: .untrustedRoot),
+        JWSCase("transaction-x5c-one", .transaction, .invalidChainLength, "`x5c` holds the leaf only", flaw: .x5cCount(1)),
+        JWSCase("transaction-x5c-two", .transaction, .invalidChainLength, "`x5c` holds leaf and intermediate", flaw: .x5cCount(2)),
+        JWSCase("transaction-x5c-four", .transaction, .invalidChainLength, "`x5c` holds four certificates", flaw: .x5cCount(4)),
+        JWSCase("transaction-x5c-missing", .transaction, .verificationFailure, "No `x5c` header", flaw: .x5cMissing),
+        JWSCase("transaction-x5c-empty", .transaction, .verificationFailure, "`x5c` is an empty array", flaw: .x5cEmpty),
+        JWSCase("transaction-certificate-not-der", .transaction, .invalidCertificate,
+                "`x5c[0]` holds the leaf's PEM text, not DER", flaw: .certificateNotDER),
+        JWSCase("transaction-leaf-without-marker", .transaction, .verificationFailure,
+                "Leaf without the 1.2.840.113635.100.6.11.1 marker", flaw: .leafWithoutMarker),
+        JWSCase("transaction-intermediate-without-marker", .transaction, .verificationFailure,
+                "Intermediate without the 1.2.840.113635.100.6.2.1 marker", flaw: .intermediateWithoutMarker),
+        JWSCase("transaction-leaf-expired-before-signed-date", .transaction, .verificationFailure,
+                "Leaf expired before `signedDate`", flaw: .leafExpires(secondsAfterSignedDate: -86_400)),
+    ]
+}

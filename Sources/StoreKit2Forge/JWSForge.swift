@@ -1,0 +1,169 @@
+import BER
+import Crypto
+import Foundation
+import ReceiptVerifier
+import StoreKit2
+import AppInput
+import ForgeCA
+import ReceiptForge
+import StoreKit2Verifier
+
+/// Mints the StoreKit 2 cases: payloads for the app, signed ES256 with the JWS CA's
+/// leaf (deterministic RFC 6979 nonces), then broken as each case says.
+/// The same app, settings and CA always give byte-identical files.
+public struct JWSForge: Sendable {
+    public let app: AppDescription
+    public let settings: ForgeSettings
+    public let authority: JWSAuthority
+    /// The app's Apple id (`appAppleId`) in every payload and verifier that has one.
+    public let appAppleId: Int64
+
+    public static let defaultAppAppleId: Int64 = 1_234_567_890
+
+    public init(app: AppDescription = .example, settings: ForgeSettings = ForgeSettings(),
+                authority: JWSAuthority = .committed, appAppleId: Int64 = JWSForge.defaultAppAppleId) {
+        self.app = app
+        self.settings = settings
+        self.authority = authority
+        self.appAppleId = appAppleId
+    }
+
+    /// The trust anchors written into every tree, by path; cases name them.
+    public static let rootPath = "Certs/jws-root.cer"
+    public var anchors: [String: [UInt8]] {
+        [JWSForge.rootPath: authority.root.certificate,
+         "Certs/jws-unrelated-root.cer": authority.unrelatedRoot.certificate,
+         "Certs/jws-xcode.cer": authority.xcode.certificate]
+    }
+
+    /// `signedDate` of every case, in milliseconds: the receipts' creation date.
+    public var signedDate: Int64 { settings.creationDate * 1000 + 123 }
+
+    public func mint(_ jwsCase: JWSCase) throws(RSAPrivateKey.Failure) -> MintedJWS {
+        let payloadEnvironment: JWSEnvironment = {
+            if case .payloadEnvironment(let environment) = jwsCase.flaw { return environment }
+            if case .xcode = jwsCase.flaw { return .xcode }
+            return jwsCase.environment
+        }()
+        let jws: String
+        if case .notification = jwsCase.kind {
+            jws = try notification(jwsCase, environment: payloadEnvironment)
+        } else {
+            jws = try sign(payload(jwsCase, environment: payloadEnvironment), flaw: jwsCase.flaw, serial: serial(jwsCase))
+        }
+        let file: [UInt8] = jwsCase.kind == .notification
+            ? StoreKit2JSON.encode(SignedPayloadBody(signedPayload: jws)) + [0x0A]
+            : Array((jws + "\n").utf8)
+        let verifier = JWSVerifierSettings(bundleId: app.bundleID, appAppleId: jwsCase.givesAppAppleId ? appAppleId : nil,
+                                           environment: jwsCase.environment, rootCertificates: [JWSForge.rootPath])
+        var nested: [String: JWSVerificationStatus]?
+        if case .notification(_, _, _) = jwsCase.content {
+            nested = ["data.signedTransactionInfo": .ok, "data.signedRenewalInfo": .ok]
+        }
+        let description = JWSCaseDescription(
+            id: jwsCase.id, kind: jwsCase.kind, file: jwsCase.fileName, summary: jwsCase.summary,
+            expected: .init(status: jwsCase.expected, nested: nested), verifier: verifier,
+            signedDate: jwsCase.flaw == .xcode ? nil : signedDate)
+        return MintedJWS(jwsCase: jwsCase, jws: jws, file: file, description: description)
+    }
+
+    /// Per-case certificate serials start at 0x4A57_0100, in catalogue order.
+    private func serial(_ jwsCase: JWSCase) -> UInt64 {
+        0x4A57_0100 + UInt64(JWSCase.catalogue.firstIndex(of: jwsCase) ?? 0)
+    }
+
+    // MARK: Signing and breaking
+
+    /// The compact JWS of `payload` for `flaw`.
+    package func sign(_ payload: [UInt8], flaw: JWSCase.Flaw, serial: UInt64) throws(RSAPrivateKey.Failure) -> String {
+        let genuine = [authority.leaf.x5c, authority.intermediate.x5c, authority.root.x5c]
+        var header = JWSHeader(alg: "ES256", x5c: genuine)
+        var key = authority.leaf.key
+        var signedPayload = payload
+        switch flaw {
+        case .none, .payloadEnvironment, .bundleId, .appAppleId, .tamperedPayload, .tamperedSignature, .derSignature,
+             .algNone, .hs256WithLeafPublicKey, .payloadNotAnObject, .expiredJWTClaim:
+            break
+        case .untrustedRoot:
+            let intermediate = try authority.intermediate(issuedBy: authority.unrelatedRoot, issuerName: JWSAuthority.unrelatedRootName,
+                                                          serial: serial)
+            header.x5c = [authority.leaf.x5c, base64(intermediate), authority.unrelatedRoot.x5c]
+        case .x5cCount(let count):
+            header.x5c = Array((genuine + [authority.root.x5c]).prefix(count))
+        case .x5cMissing:
+            header.x5c = nil
+        case .x5cEmpty:
+            header.x5c = []
+        case .x5cThirdNotACertificate:
+            header.x5c = [genuine[0], genuine[1], base64(Array("not a certificate".utf8))]
+        case .certificateNotDER:
+            header.x5c = [base64(Array(pem(authority.leaf.certificate, label: "CERTIFICATE").utf8)), genuine[1], genuine[2]]
+        case .leafWithoutMarker:
+            header.x5c = [base64(try authority.leaf(serial: serial, marker: false)), genuine[1], genuine[2]]
+        case .intermediateWithoutMarker:
+            let intermediate = try authority.intermediate(issuedBy: authority.root, issuerName: JWSAuthority.rootName,
+                                                          serial: serial, marker: false)
+            header.x5c = [genuine[0], base64(intermediate), genuine[2]]
+        case .leafExpires(let offset):
+            let notAfter = ASN1Time(secondsSince1970: signedDate / 1000 + offset)
+            header.x5c = [base64(try authority.leaf(serial: serial, notAfter: notAfter)), genuine[1], genuine[2]]
+        case .jwkHeaderWithOtherKey:
+            key = Self.otherKey
+            let point = Array(key.key.publicKey.x963Representation)
+            header.jwk = ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(point[1...32]), "y": Base64URL.encode(point[33...])]
+        case .xcode:
+            header = JWSHeader(alg: "ES256", kid: "Apple_Xcode_Key", x5c: [authority.xcode.x5c])
+            key = authority.xcode.key
+        }
+        if flaw == .algNone { header.alg = "none" }
+        if flaw == .hs256WithLeafPublicKey { header.alg = "HS256" }
+        if flaw == .payloadNotAnObject { signedPayload = Array("[\"not\",\"an\",\"object\"]".utf8) }
+        if flaw == .expiredJWTClaim {
+            // The payload's closing brace replaced by an exp claim at signedDate.
+            signedPayload = Array(payload.dropLast()) + Array(",\"exp\":\(signedDate / 1000)}".utf8)
+        }
+
+        let headerBytes = StoreKit2JSON.encode(header)
+        let input = CompactJWS.signingInput(header: headerBytes, payload: signedPayload)
+        var signature: [UInt8]
+        switch flaw {
+        case .algNone:
+            signature = []
+        case .hs256WithLeafPublicKey:
+            // What a verifier that trusts `alg` would check: HMAC keyed with the PEM of the leaf's key.
+            let secret = SymmetricKey(data: Array(authority.leaf.key.key.publicKey.pemRepresentation.utf8))
+            signature = Array(HMAC<SHA256>.authenticationCode(for: input, using: secret))
+        case .derSignature:
+            signature = try key.signDER(input)
+        default:
+            signature = try key.signRaw(input)
+        }
+        if flaw == .tamperedSignature { signature[signature.count - 1] ^= 0x01 }
+        var jws = CompactJWS(header: headerBytes, payload: signedPayload, signature: signature)
+        if flaw == .tamperedPayload {
+            var object = try! JSONSerialization.jsonObject(with: Data(payload)) as! [String: Any]
+            object["price"] = 990
+            let tampered = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            jws = try! CompactJWS("\(jws.encodedHeader).\(Base64URL.encode(Array(tampered))).\(jws.encodedSignature)")
+        }
+        return jws.serialized
+    }
+
+    /// A P-256 key that is not the CA's (the `jwk` case), derived from a fixed label.
+    package static let otherKey: P256PrivateKey = {
+        let scalar = Array(SHA256.hash(data: Array("receipt-forge: a key that is not the CA's".utf8)))
+        return try! P256PrivateKey(rawScalar: scalar)
+    }()
+
+    private func base64(_ der: [UInt8]) -> String { Data(der).base64EncodedString() }
+}
+
+/// One minted StoreKit 2 case.
+public struct MintedJWS: Sendable {
+    public let jwsCase: JWSCase
+    /// The compact JWS (for notifications: the `signedPayload`).
+    public let jws: String
+    /// The file's bytes: `signed.jws` or `notification.json`.
+    public let file: [UInt8]
+    public let description: JWSCaseDescription
+}

@@ -1,0 +1,25 @@
+import StoreKit2
+import ReceiptVerifier
+
+/// What `JWSVerifier` found: the status, the reason in words (naming the part or
+/// field at fault), and as much of the JWS as decoded.
+public struct JWSVerification: Sendable {
+    public let status: JWSVerificationStatus
+    public let detail: String
+    public let header: JWSHeader?
+    /// The payload's bytes (JSON) when the JWS decoded, whether or not it verified.
+    public let payload: [UInt8]?
+    /// The certificates from the leaf to the root when the chain verified.
+    public let chain: [Certificate]
+
+    public init(status: JWSVerificationStatus, detail: String, header: JWSHeader? = nil, payload: [UInt8]? = nil,
+                chain: [Certificate] = []) {
+        self.status = status
+        self.detail = detail
+        self.header = header
+        self.payload = payload
+        self.chain = chain
+    }
+
+    public var isOK: Bool { status == .ok }
+}

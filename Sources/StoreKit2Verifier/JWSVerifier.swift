@@ -1,0 +1,230 @@
+import BER
+import Foundation
+import StoreKit2
+import ReceiptVerifier
+
+/// Verifies App Store JWS (signed transactions, renewal info, notifications, app
+/// transactions) by the rules of Apple's `SignedDataVerifier` with online checks
+/// off, and returns its status names:
+///
+/// 1. The JWS must decode (three base64url parts, JSON-object header and payload),
+///    else `VERIFICATION_FAILURE`. For `Xcode` and `LocalTesting` nothing else about
+///    the signature is checked (step 5 still runs).
+/// 2. `x5c` present and non-empty, `alg` `ES256`, else `VERIFICATION_FAILURE`.
+/// 3. No roots: `INVALID_CERTIFICATE`; `x5c` not exactly three: `INVALID_CHAIN_LENGTH`;
+///    `x5c[0]`, `x5c[1]` or a root that does not decode: `INVALID_CERTIFICATE`.
+///    `x5c[2]` is ignored.
+/// 4. leaf → intermediate → one of the roots, verified by `ChainVerifier` at the
+///    payload's `signedDate` (else `receiptCreationDate`, else `currentTime`); the
+///    leaf must carry 1.2.840.113635.100.6.11.1 and the next certificate
+///    1.2.840.113635.100.6.2.1; the ES256 signature (raw r ‖ s) must verify with the
+///    leaf's P-256 key; JWT registered claims, if any, must hold at `currentTime`
+///    (`RegisteredClaims`, as PyJWT checks them for Apple's library). Any failure:
+///    `VERIFICATION_FAILURE`.
+/// 5. The kind's own checks: bundle id and (Production, notifications and app
+///    transactions) app Apple id → `INVALID_APP_IDENTIFIER`; environment (for app
+///    transactions `receiptType`) → `INVALID_ENVIRONMENT`.
+public struct JWSVerifier: Sendable {
+    public let rootCertificates: [[UInt8]]
+    public let bundleId: String
+    public let appAppleId: Int64?
+    public let environment: JWSEnvironment
+    /// Certificate pairs already verified (issuer over certificate, every byte compared),
+    /// shared across calls and threads; nil checks every chain signature every time.
+    public let cache: SignatureCache?
+
+    /// `rootCertificates` are DER. Apple's library refuses to be built for
+    /// Production without `appAppleId`; here it is then simply never equal.
+    public init(rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: JWSEnvironment,
+                cache: SignatureCache? = nil) {
+        self.rootCertificates = rootCertificates
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.cache = cache
+        anchors = Self.parseRoots(rootCertificates)
+    }
+
+    /// The roots, parsed once here rather than on every `verify`; a root that does not
+    /// parse makes every verification `INVALID_CERTIFICATE`, naming it.
+    package let anchors: Result<[Certificate], RootFailure>
+
+    package struct RootFailure: Error {
+        let index: Int
+        let error: CertificateError
+    }
+
+    package static func parseRoots(_ roots: [[UInt8]]) -> Result<[Certificate], RootFailure> {
+        var anchors: [Certificate] = []
+        for (index, der) in roots.enumerated() {
+            do throws(CertificateError) {
+                anchors.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
+            } catch {
+                return .failure(RootFailure(index: index, error: error))
+            }
+        }
+        return .success(anchors)
+    }
+
+    /// Verifies `jws` as `kind`. `currentTime` (seconds since 1970) is the clock: the
+    /// chain is checked at it only when the payload has neither `signedDate` nor
+    /// `receiptCreationDate`; JWT claims (`exp`, `nbf`, `iat`) are compared with it.
+    public func verify(_ jws: String, kind: JWSKind, currentTime: Int64) -> JWSVerification {
+        // 1. Decoding: the compact form here, the header and payload JSON below.
+        let compact: CompactJWS
+        do throws(JWSError) {
+            compact = try CompactJWS(jws)
+        } catch {
+            return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
+        }
+        return verify(compact, kind: kind, currentTime: currentTime)
+    }
+
+    /// Verifies a JWS already split and base64url-decoded, as `verify(_:kind:currentTime:)`
+    /// verifies its text (`compact.serialized`), with the same status and detail: the
+    /// signature is checked over `compact.signingInput`, the parts as received. For a
+    /// caller that already holds the parse (one JWS verified by several verifiers, or
+    /// its header read first), so the text is not split and decoded again.
+    public func verify(_ compact: CompactJWS, kind: JWSKind, currentTime: Int64) -> JWSVerification {
+        // 1. Decoding (header and payload JSON).
+        let header: JWSHeader
+        let payloadObject: [String: Any]
+        do throws(JWSError) {
+            header = try StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
+            guard let object = try? JSONSerialization.jsonObject(with: Data(compact.payload)) as? [String: Any] else {
+                throw JWSError(.invalidJSON, at: "payload", "is not a JSON object")
+            }
+            payloadObject = object
+        } catch {
+            return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
+        }
+        func failure(_ status: JWSVerificationStatus, _ detail: String, chain: [Certificate] = []) -> JWSVerification {
+            JWSVerification(status: status, detail: detail, header: header, payload: compact.payload, chain: chain)
+        }
+
+        var chain: [Certificate] = []
+        if !environment.skipsSignatureCheck {
+            // 2. Header.
+            guard let x5c = header.x5c, !x5c.isEmpty else {
+                return failure(.verificationFailure, "header.x5c is missing or empty")
+            }
+            guard header.alg == "ES256" else {
+                return failure(.verificationFailure, "header.alg is \(header.alg.map { "'\($0)'" } ?? "missing"), not 'ES256'")
+            }
+            // 3. Certificates.
+            guard !rootCertificates.isEmpty else {
+                return failure(.invalidCertificate, "no root certificates to verify against")
+            }
+            guard x5c.count == 3 else {
+                return failure(.invalidChainLength, "header.x5c holds \(x5c.count) certificate(s), not 3")
+            }
+            let anchors: [Certificate]
+            switch self.anchors {
+            case .success(let parsed): anchors = parsed
+            case .failure(let root): return failure(.invalidCertificate, "root certificate \(root.index): \(root.error)")
+            }
+            var presented: [Certificate] = []
+            for index in 0..<2 {
+                guard let der = Data(base64Encoded: x5c[index]).map(Array.init) else {
+                    return failure(.invalidCertificate, "header.x5c[\(index)] is not base64")
+                }
+                do throws(CertificateError) {
+                    presented.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
+                } catch {
+                    return failure(.invalidCertificate, "header.x5c[\(index)]: \(error)")
+                }
+            }
+            // 4. Chain at the signed date, markers, signature.
+            let time = Self.effectiveDate(payloadObject) ?? currentTime
+            let verdict = ChainVerifier(anchors: anchors).verify(presented[0], intermediates: [presented[1]],
+                                                                 atSecondsSince1970: time, cache: cache)
+            guard verdict.isValid else {
+                return failure(.verificationFailure, "chain at \(ASN1Time(secondsSince1970: time)): \(verdict.detail)")
+            }
+            chain = verdict.chain
+            guard chain[0].extensions.hasAppleReceiptSigningMarker else {
+                return failure(.verificationFailure, "header.x5c[0] (\(chain[0].displayName)) lacks the marker extension 1.2.840.113635.100.6.11.1")
+            }
+            guard chain.count > 1, chain[1].extensions.hasAppleWWDRIntermediateMarker else {
+                let name = chain.count > 1 ? chain[1].displayName : "nothing"
+                return failure(.verificationFailure, "the leaf's issuer (\(name)) lacks the marker extension 1.2.840.113635.100.6.2.1")
+            }
+            guard let key = chain[0].publicKey.p256 else {
+                return failure(.verificationFailure, "header.x5c[0] has no P-256 key: ES256 cannot verify")
+            }
+            if case .invalid(let why) = key.checkRawSignature(compact.signature, message: compact.signingInput) {
+                return failure(.verificationFailure, "signature: \(why)", chain: chain)
+            }
+            if let why = RegisteredClaims.failure(payloadObject, now: currentTime) {
+                return failure(.verificationFailure, "payload: \(why)", chain: chain)
+            }
+        }
+
+        // 5. The kind's own checks.
+        let checked = checkPayload(compact.payload, kind: kind)
+        return JWSVerification(status: checked.status, detail: checked.detail, header: header, payload: compact.payload, chain: chain)
+    }
+
+    /// `signedDate`, else `receiptCreationDate`, in whole seconds (Apple: `int(date) // 1000`).
+    package static func effectiveDate(_ payload: [String: Any]) -> Int64? {
+        for key in ["signedDate", "receiptCreationDate"] {
+            if let number = payload[key] as? NSNumber, !(payload[key] is Bool) {
+                return JWSDate(fractionalMilliseconds: number.doubleValue).secondsSince1970
+            }
+        }
+        return nil
+    }
+
+    private func checkPayload(_ bytes: [UInt8], kind: JWSKind) -> (status: JWSVerificationStatus, detail: String) {
+        do throws(JWSError) {
+            switch kind {
+            case .transaction:
+                let payload = try StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: bytes, at: "payload")
+                return identity(bundleId: payload.bundleId, appAppleId: nil, checksAppAppleId: false,
+                                environment: payload.environment, environmentField: "payload.environment")
+            case .renewalInfo:
+                let payload = try StoreKit2JSON.decode(JWSRenewalInfoDecodedPayload.self, from: bytes, at: "payload")
+                guard payload.environment == environment.rawValue else {
+                    return (.invalidEnvironment, "payload.environment is \(describe(payload.environment)), expected \(environment.rawValue)")
+                }
+                return (.ok, "renewal info verified")
+            case .notification:
+                let payload = try StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: bytes, at: "payload")
+                if let data = payload.data {
+                    return identity(bundleId: data.bundleId, appAppleId: data.appAppleId, checksAppAppleId: true,
+                                    environment: data.environment, environmentField: "payload.data.environment")
+                }
+                if let summary = payload.summary {
+                    return identity(bundleId: summary.bundleId, appAppleId: summary.appAppleId, checksAppAppleId: true,
+                                    environment: summary.environment, environmentField: "payload.summary.environment")
+                }
+                return identity(bundleId: nil, appAppleId: nil, checksAppAppleId: true, environment: nil,
+                                environmentField: "payload.data")
+            case .appTransaction:
+                let payload = try StoreKit2JSON.decode(AppTransactionDecodedPayload.self, from: bytes, at: "payload")
+                return identity(bundleId: payload.bundleId, appAppleId: payload.appAppleId, checksAppAppleId: true,
+                                environment: payload.receiptType, environmentField: "payload.receiptType")
+            }
+        } catch {
+            return (.verificationFailure, "payload does not decode as a \(kind.rawValue): \(error)")
+        }
+    }
+
+    private func identity(bundleId found: String?, appAppleId foundAppleId: Int64?, checksAppAppleId: Bool,
+                          environment foundEnvironment: String?, environmentField: String)
+        -> (status: JWSVerificationStatus, detail: String) {
+        guard found == bundleId else {
+            return (.invalidAppIdentifier, "bundleId is \(describe(found)), expected \(bundleId)")
+        }
+        if checksAppAppleId, environment == .production, foundAppleId != appAppleId {
+            return (.invalidAppIdentifier, "appAppleId is \(foundAppleId.map(String.init) ?? "missing"), expected "
+                        + (appAppleId.map(String.init) ?? "none given"))
+        }
+        guard foundEnvironment == environment.rawValue else {
+            return (.invalidEnvironment, "\(environmentField) is \(describe(foundEnvironment)), expected \(environment.rawValue)")
+        }
+        return (.ok, "verified: bundle \(bundleId), environment \(environment.rawValue)")
+    }
+
+    private func describe(_ value: String?) -> String { value.map { "'\($0)'" } ?? "missing" }
+}
