@@ -7,7 +7,7 @@
 #
 # No trace-cmp: libFuzzer uses 1-byte comparisons only for -use_value_profile (off
 # by default), and Swift code compares bytes, Bools and bounds everywhere, so the
-# callbacks took 16 % of `ber` and 40 % of `bignum` (README, Fuzzing: Throughput).
+# callbacks took 16 % of `ber` and 40 % of `bignum` (docs/fuzzing.md, "Throughput").
 # FUZZ_COVERAGE overrides the -sanitize-coverage list (e.g. to add trace-cmp back).
 FUZZ_COVERAGE="${FUZZ_COVERAGE:-edge,inline-8bit-counters,pc-table}"
 FUZZ_SCRATCH="${FUZZ_SCRATCH:-.build-fuzz}"
