@@ -119,5 +119,5 @@ func runVerifierBench(_ arguments: [String]) {
         let decode = nanosecondsPerCall { blackHole(try? PKCS7SignedData(bytes: bytes).decodeReceipt().inAppPurchaseCount) }
         print("  (of which container + payload decode: \(formatDuration(decode)))")
     }
-    print("goal (issue 16): ≥ 5× OpenSSL without the cache, ≥ 15× with it")
+    print("goal: ≥ 5× OpenSSL without the cache, ≥ 15× with it")
 }

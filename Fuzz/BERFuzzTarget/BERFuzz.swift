@@ -60,7 +60,7 @@ public enum BERFuzz {
         //   so swift-asn1's DER would refuse as well;
         // - where our BER parse refuses too (most mutants), on one input in
         //   `refusedShare`: what it catches there is an input swift-asn1 accepts and we
-        //   refuse, and its parse cost a quarter of a run (README, Fuzzing: Throughput).
+        //   refuse, and its parse cost a quarter of a run (docs/fuzzing.md, throughput).
         if case .success(let tree) = der {
             let reencoded = tree.derEncoded
             if reencoded != input {
@@ -80,8 +80,7 @@ public enum BERFuzz {
             exerciseTypedReaders(tree, input)
         }
         // The dump renders text for every element (costly); small inputs reach all
-        // of its branches, and an eighth of them is enough (`dumpShare`: a quarter
-        // until the fourth throughput pass, README, Fuzzing).
+        // of its branches, and an eighth of them is enough (`dumpShare`).
         let small = takesDump(input, hash: hash)
         if small {
             let dump = BERDump(input, rules: .ber, expandOctetStrings: true)

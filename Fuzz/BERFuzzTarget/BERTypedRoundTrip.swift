@@ -30,7 +30,7 @@ public enum BERTypedRoundTrip {
     public static let sortedBERRules = BERRules(.ber, maximumDepth: 50, requireSortedSets: true)
 
     /// Inputs up to this size take the typed round trip (about three walks and a parse),
-    /// one in `share` of them (the walks cost a sixth of a run; README, Fuzzing: Throughput).
+    /// one in `share` of them (the walks cost a sixth of a run; docs/fuzzing.md, throughput).
     public static let sizeLimit = 256
     public static let share: UInt32 = 2
 

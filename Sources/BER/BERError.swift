@@ -69,7 +69,7 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
     // 1, `offset` 8): a typed throw returns an error of that size in registers. A
     // larger one goes through a stack slot at every call that can throw, and under
     // AddressSanitizer each slot is a poisoned variable in a fake stack frame
-    // (README, Fuzzing: Throughput). `BERErrorLayoutTests` keeps the size.
+    // (docs/fuzzing.md, throughput). `BERErrorLayoutTests` keeps the size.
     /// What `reason` says, kept as values until it is read, and the path (see `Detail`).
     @usableFromInline var detail: Detail
     public var code: Code

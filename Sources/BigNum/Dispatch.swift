@@ -37,25 +37,11 @@ extension BigNum {
     public enum Dispatch {
         /// Smallest size (UInt64 limbs; 32-bit words for `mulShiftAdd`) from which
         /// `level` is faster than every narrower path (earlier in `Path` order) at every
-        /// measured size, or nil where it never is. Copied from the "Crossover table"
-        /// printed by `scripts/bench bignum` (release build, AMD EPYC 2-core VM with
-        /// AVX2, ADX, AVX-512 and AVX-512 IFMA, Swift 6.3.1): of the runs of 2026-11-23
-        /// 17:45–17:57 UTC (three of the final IFMA kernel for its rows, seven for the
-        /// others), the largest crossover printed, nil if any run printed nil, so the
-        /// level wins in each run. `sse2` is the Swift SIMD code against scalar: carry
-        /// chains (add, subtract) and 64×64→128 products stay scalar there (SSE2 has
-        /// neither a vector carry nor a 64-bit multiply). The wide levels (C) have
-        /// Montgomery, `power` and `mulShiftAdd` kernels of their own; `adx` (MULX/ADX,
-        /// after avx2 in `Path` order) the Montgomery ones and `power`. On this CPU
-        /// `ifma` (radix 2^52) takes the Montgomery multiply from 32 limbs, the square
-        /// from 48 and `power` — which keeps its operands in digit form from the first
-        /// product to the last — from 24 (so RSA-2048's exponentiation); `adx` takes
-        /// them from 8 limbs below that. The radix-2^28 kernels lose to `adx`
-        /// everywhere; against scalar and sse2, `avx2` wins from 48 limbs (multiply),
-        /// 64 (square) and 24 (`power`) in the run after the fix that made its products
-        /// single VPMULUDQs again (the seven runs before it, of a kernel doing 40 % more
-        /// work, never won), which is what a CPU without ADX and IFMA runs; `avx512`,
-        /// eight lanes of the same digits, never wins. A CPU without a level skips its rows.
+        /// measured size, or nil where it never is: the largest crossover that
+        /// `scripts/bench bignum` printed over repeated release runs (docs/benchmarks.md
+        /// has the current table and the CPU it was measured on). A CPU without a level
+        /// skips its rows; `sse2` keeps carry chains and 64×64→128 products scalar, as
+        /// SSE2 has neither a vector carry nor a 64-bit multiply.
         public static func crossover(_ kernel: Kernel, level: Path = .sse2) -> Int? {
             switch (level, kernel) {
             case (.scalar, _): return 1
@@ -63,7 +49,7 @@ extension BigNum {
             case (.sse2, .shiftRight): return 12
             case (.sse2, .mulShiftAdd): return 1
             case (.sse2, _): return nil  // add (64 in some runs), subtract, multiply, Montgomery, power
-            case (.avx2, .montgomeryMultiply): return 48  // one run of the fixed kernel (19:59 UTC)
+            case (.avx2, .montgomeryMultiply): return 48
             case (.avx2, .montgomerySquare): return 64
             case (.avx2, .power): return 24
             case (.avx2, .mulShiftAdd): return 4
@@ -72,7 +58,7 @@ extension BigNum {
             case (.adx, .montgomerySquare): return 8
             case (.adx, .power): return 8
             case (.adx, _): return nil
-            case (.avx512, .mulShiftAdd): return 48  // 11–13 in six runs, 48 in one
+            case (.avx512, .mulShiftAdd): return 48  // 11–13 in most runs: the largest keeps it a win in each
             case (.avx512, _): return nil
             case (.ifma, .montgomeryMultiply): return 32
             case (.ifma, .montgomerySquare): return 48

@@ -5,7 +5,7 @@ import Receipt
 /// A date as verifyReceipt writes it, three times: `purchase_date` =
 /// `2026-05-02 09:36:07 Etc/GMT`, `purchase_date_ms` = `"1777714567000"` (a string),
 /// `purchase_date_pst` = `2026-05-02 02:36:07 America/Los_Angeles` (Pacific time, daylight
-/// saving included, from the system's time zone database).
+/// saving included, by the US rules coded in `pacificOffset`, not the machine's time zone data).
 public struct AppleDate: Sendable, Hashable {
     /// Milliseconds since 1970 (fraction below a millisecond dropped).
     public let milliseconds: Int64
@@ -40,8 +40,8 @@ public struct AppleDate: Sendable, Hashable {
     /// Pacific time's offset from UTC at `seconds`, in seconds: -7 h in daylight saving
     /// time, else -8 h. US rules since 2007: from the second Sunday of March, 02:00 PST, to
     /// the first Sunday of November, 02:00 PDT; 1987–2006: first Sunday of April to the
-    /// last Sunday of October. (Hand-coded so the answer does not depend on the machine's
-    /// time zone data; tested against Foundation's `TimeZone`.)
+    /// last Sunday of October; standard time before 1987. Hand-coded so the answer does
+    /// not depend on the machine's time zone data; tested against Foundation's `TimeZone`.
     static func pacificOffset(_ seconds: Int64) -> Int64 {
         let standard: Int64 = -8 * 3600
         let year = ASN1Time(secondsSince1970: seconds + standard).year

@@ -48,7 +48,7 @@ public struct ReceiptAuthenticator: Sendable {
         return Authentication(verdict: verdict, signer: xcodeFingerprints.contains(anchor) ? .xcode : .appStore)
     }
 
-    /// The status mapping (issue 13): the verdicts verifyReceipt does not make — wrong
+    /// The status mapping: the verdicts verifyReceipt does not make — wrong
     /// bundle, version or device, an expired VPP receipt — are 0 with the decoded receipt;
     /// a receipt that cannot be authenticated is 21003; one that cannot be read is 21002.
     public static func status(for reason: VerdictReason) -> VerifyReceiptStatus {
