@@ -62,20 +62,21 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(verdict.detail.contains("at byte \(receipt.count)"), verdict.detail)
     }
 
-    /// A broken certificate inside a well-formed container names the certificate.
+    /// A broken certificate on the chain, inside a well-formed container, is named.
+    /// (A certificate nobody uses needs only `d2i_X509`'s syntax: UnusedCertificateTests.)
     func testBrokenCertificateIsNamed() throws {
         let receipt = try XCTUnwrap(try Fixtures.minted("valid").receipt)
         let container = try PKCS7SignedData(bytes: receipt)
-        let root = try XCTUnwrap(receipt.firstRange(of: container.certificates[2]))
+        let intermediate = try XCTUnwrap(receipt.firstRange(of: container.certificates[1]))
         var broken = receipt
-        // The root's version INTEGER (inside [0] EXPLICIT at +4..+8): 2 → 9.
-        let version = try XCTUnwrap((root.lowerBound..<root.lowerBound + 16).first {
+        // The intermediate's version INTEGER (inside [0] EXPLICIT at +4..+8): 2 → 9.
+        let version = try XCTUnwrap((intermediate.lowerBound..<intermediate.lowerBound + 16).first {
             broken[$0] == 0xA0 && broken[$0 + 1] == 0x03 && broken[$0 + 2] == 0x02
         })
         broken[version + 4] = 9
         let verdict = Self.validator.validate(broken)
         XCTAssertEqual(verdict.reason, .malformed)
-        XCTAssertTrue(verdict.detail.contains("signedData.certificates[2]"), verdict.detail)
+        XCTAssertTrue(verdict.detail.contains("signedData.certificates[1]"), verdict.detail)
         XCTAssertTrue(verdict.detail.contains("version"), verdict.detail)
     }
 

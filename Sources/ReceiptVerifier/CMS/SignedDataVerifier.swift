@@ -79,24 +79,36 @@ public struct SignedDataVerifier: Sendable {
         }
         if let verdict = Self.checkSignatureAlgorithm(signerInfo.signatureAlgorithm, digest: digest) { return verdict }
 
-        // 3. Certificates.
+        // 3. Certificates: every one of the SET must decode (`CertificateSyntax`); only
+        // those the signature and the chain use must also parse as RFC 5280 certificates.
+        // One that does not is left out, and its error is the verdict only if the
+        // verification then fails without it.
         var certificates: [Certificate] = []
+        var positions: [Int] = []  // each one's index in the SET
+        var unusable: (index: Int, error: CertificateError)?
         certificates.reserveCapacity(signedData.certificates.count)
         for (index, bytes) in signedData.certificates.enumerated() {
             // The receipt's copy of an anchor (App Store receipts carry the root) is the
             // anchor the caller already had parsed.
             if let anchor = chainVerifier.anchors.first(where: { sameBytes($0.encoded, bytes) }) {
                 certificates.append(anchor)
+                positions.append(index)
                 continue
             }
             do {
                 if let cache {
                     certificates.append(try cache.receiptCertificate(bytes))
                 } else {
-                    certificates.append(try Certificate(bytes, rules: .ber))
+                    certificates.append(try Certificate(bytes, rules: PKCS7SignedData.rules))
                 }
+                positions.append(index)
             } catch {
-                return Verdict(error.verdictReason, "signedData.certificates[\(index)] does not parse: \(error) (offset within that certificate)")
+                do {
+                    try CertificateSyntax.check(bytes, rules: PKCS7SignedData.rules)
+                } catch {
+                    return Self.unparseable(index, error)
+                }
+                unusable = unusable ?? (index, error)
             }
         }
 
@@ -104,7 +116,7 @@ public struct SignedDataVerifier: Sendable {
         let signerIndex: Int
         switch Self.findSigner(signerInfo.signerIdentifier, in: certificates) {
         case .success(let index): signerIndex = index
-        case .failure(let failure): return failure.verdict
+        case .failure(let failure): return unusable.map(Self.unparseable) ?? failure.verdict
         }
         let signer = certificates[signerIndex]
 
@@ -141,7 +153,7 @@ public struct SignedDataVerifier: Sendable {
             check = .invalid("the signer's key is not RSA: a receipt signature is RSA PKCS#1 v1.5")
         }
         if case .invalid(let why) = check {
-            return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(signerIndex)] (\(signer.displayName)) does not verify: \(why)")
+            return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(positions[signerIndex])] (\(signer.displayName)) does not verify: \(why)")
         }
 
         // 7. The chain, last.
@@ -150,10 +162,16 @@ public struct SignedDataVerifier: Sendable {
         others.remove(at: signerIndex)
         let chain = chainVerifier.verify(signer, intermediates: others, at: time, cache: cache)
         guard chain.isValid else {
+            if let unusable { return Self.unparseable(unusable.index, unusable.error) }
             let detail = "chain at \(time): \(chain.detail)"
             return chain.chainFailure.map { Verdict($0, detail) } ?? Verdict(chain.reason, detail)
         }
         return Verdict(.valid, "signature by \(signer.displayName) verifies; \(chain.detail), valid at \(time)", chain: chain.chain)
+    }
+
+    /// The verdict on a receipt whose `certificates[index]` does not parse.
+    static func unparseable(_ index: Int, _ error: CertificateError) -> Verdict {
+        Verdict(error.verdictReason, "signedData.certificates[\(index)] does not parse: \(error) (offset within that certificate)")
     }
 
     /// The SignerInfo's digest algorithm, or the verdict refusing it.

@@ -124,7 +124,7 @@ public final class SignatureCache: @unchecked Sendable {
     /// never kept.
     func receiptCertificate(_ bytes: [UInt8]) throws(CertificateError) -> Certificate {
         if let found = lock.withLock({ parsed[CertificateBytes(bytes: bytes)] }) { return found }
-        let certificate = try Certificate(bytes, rules: .ber)
+        let certificate = try Certificate(bytes, rules: PKCS7SignedData.rules)
         lock.withLock {
             if parsed.count >= capacity { parsed.removeAll(keepingCapacity: true) }
             parsed[CertificateBytes(bytes: bytes)] = certificate

@@ -1,0 +1,118 @@
+import BER
+import Receipt
+
+/// What a verifier owes a certificate it never uses: the syntax `d2i_X509` checks, not
+/// the meaning RFC 5280 gives the fields.
+///
+/// A receipt's `certificates` SET (RFC 5652 §5.1) is "a collection of certificates …
+/// sufficient to contain certification paths", unordered, and may hold more than the
+/// path needs: App Store receipts carry a copy of the root, which the verifier never
+/// uses (the anchor is the caller's). OpenSSL decodes the whole SET when it decodes the
+/// container (`d2i_PKCS7`): tags, lengths, the TBSCertificate's field order, minimal
+/// INTEGERs, AlgorithmIdentifier parameters by type, Name structure and strings, BIT
+/// STRING unused-bit octets, Extension structure. It interprets a certificate (its
+/// version, serial number, times, key, extension values) only when path building
+/// considers it. RFC 5280's rules are about certificates in a path. So:
+///
+/// - every certificate of the SET must pass `check` (else the receipt is `malformed`,
+///   where `d2i_PKCS7` fails);
+/// - only the signer and the certificates of the chain must also parse as `Certificate`
+///   (RFC 5280 semantics); one that does not is left out of signer lookup and path
+///   building, and its error becomes the verdict only if the verification then fails.
+///
+/// docs/architecture.md, "Certificates nobody uses", says why.
+public enum CertificateSyntax {
+    /// Throws unless `bytes` is exactly one certificate that `d2i_X509` decodes.
+    /// `rules` as for `Certificate`; in receipts, `PKCS7SignedData.rules` (BER with
+    /// minimal INTEGERs, as OpenSSL's decoder requires).
+    public static func check(_ bytes: ArraySlice<UInt8>, rules: BERRules) throws(CertificateError) {
+        let root = ["certificate"]
+        let (tbs, algorithm) = try decoding(root) { () throws(BERError) -> (BERElement, BERElement) in
+            var reader = BERReader(bytes, rules: rules)
+            let parts = try reader.readSequence { (certificate: inout BERReader) throws(BERError) -> (BERElement, BERElement) in
+                let tbs = try withBERPath("tbsCertificate") { () throws(BERError) in try certificate.readElement(.sequence) }
+                let algorithm = try withBERPath("signatureAlgorithm") { () throws(BERError) in try certificate.readElement(.sequence) }
+                _ = try withBERPath("signatureValue") { () throws(BERError) in try certificate.readBitString() }
+                return (tbs, algorithm)
+            }
+            try reader.finish()
+            return parts
+        }
+        _ = try AlgorithmIdentifier.read(algorithm, path: root + ["signatureAlgorithm"])
+        try checkTBS(tbs, path: root + ["tbsCertificate"])
+    }
+
+    public static func check(_ bytes: [UInt8], rules: BERRules) throws(CertificateError) {
+        try check(bytes[...], rules: rules)
+    }
+
+    /// The TBSCertificate's fields in order, each of its type; no value interpreted.
+    private static func checkTBS(_ tbs: BERElement, path: [String]) throws(CertificateError) {
+        let (signature, issuer, subject, publicKeyInfo, extensions) = try decoding(path) {
+            () throws(BERError) -> (BERElement, BERElement, BERElement, BERElement, BERElement?) in
+            var reader = try tbs.contentsReader()
+            try withBERPath("version") { () throws(BERError) in
+                guard let element = try reader.readOptionalElement(.context(0)) else { return }
+                var explicit = try element.contentsReader()
+                _ = try explicit.readElement(.integer).integerContents()
+                try explicit.finish()
+            }
+            _ = try withBERPath("serialNumber") { () throws(BERError) in try reader.readElement(.integer).integerContents() }
+            let signature = try withBERPath("signature") { () throws(BERError) in try reader.readElement(.sequence) }
+            let issuer = try withBERPath("issuer") { () throws(BERError) in try reader.readElement(.sequence) }
+            try withBERPath("validity") { () throws(BERError) in
+                try reader.readSequence { (validity: inout BERReader) throws(BERError) in
+                    for name in ["notBefore", "notAfter"] {
+                        try withBERPath(name) { () throws(BERError) in
+                            let tag = try validity.peekTag()
+                            _ = try validity.readElement(tag == .generalizedTime ? .generalizedTime : .utcTime)
+                        }
+                    }
+                }
+            }
+            let subject = try withBERPath("subject") { () throws(BERError) in try reader.readElement(.sequence) }
+            let publicKeyInfo = try withBERPath("subjectPublicKeyInfo") { () throws(BERError) in try reader.readElement(.sequence) }
+            for (number, name) in [(UInt32(1), "issuerUniqueID"), (2, "subjectUniqueID")] {
+                try withBERPath(name) { () throws(BERError) in
+                    let tag = BERTag.context(number, constructed: false)
+                    guard let element = try reader.readOptionalElement(tag) else { return }
+                    var bits = BERReader(element.encodedBytes, rules: reader.rules)
+                    _ = try bits.readBitString(tag: tag)
+                }
+            }
+            let extensions = try withBERPath("extensions") { () throws(BERError) in try reader.readOptionalElement(.context(3)) }
+            try reader.finish()
+            return (signature, issuer, subject, publicKeyInfo, extensions)
+        }
+        _ = try AlgorithmIdentifier.read(signature, path: path + ["signature"])
+        _ = try DistinguishedName(issuer, path: path + ["issuer"])
+        _ = try DistinguishedName(subject, path: path + ["subject"])
+        try decoding(path + ["subjectPublicKeyInfo"]) { () throws(BERError) in
+            var reader = try publicKeyInfo.contentsReader()
+            let algorithm = try withBERPath("algorithm") { () throws(BERError) in try reader.readElement(.sequence) }
+            _ = try AlgorithmIdentifier(algorithm)
+            _ = try withBERPath("subjectPublicKey") { () throws(BERError) in try reader.readBitString() }
+            try reader.finish()
+        }
+        guard let extensions else { return }
+        // Extensions ::= SEQUENCE OF Extension; Extension ::= SEQUENCE { extnID OBJECT
+        // IDENTIFIER, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }.
+        try decoding(path + ["extensions"]) { () throws(BERError) in
+            var explicit = try extensions.contentsReader()
+            try explicit.readSequence { (list: inout BERReader) throws(BERError) in
+                var index = 0
+                while !list.isAtEnd {
+                    try withBERPath("[\(index)]") { () throws(BERError) in
+                        try list.readSequence { (item: inout BERReader) throws(BERError) in
+                            _ = try item.readObjectIdentifier()
+                            if try item.peekTag() == .boolean { _ = try item.readBoolean() }
+                            _ = try item.readOctetString()
+                        }
+                    }
+                    index += 1
+                }
+            }
+            try explicit.finish()
+        }
+    }
+}
