@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "fuzz-x509", targets: ["FuzzX509"]),
         .executable(name: "fuzz-receipt", targets: ["FuzzReceipt"]),
         .executable(name: "fuzz-jws", targets: ["FuzzJWS"]),
+        .executable(name: "differential", targets: ["Differential"]),
         .library(name: "ReceiptForge", targets: ["ReceiptForge"]),
         .library(name: "ReceiptVerifier", targets: ["ReceiptVerifier"]),
         .library(name: "Receipt", targets: ["Receipt"]),
@@ -141,6 +142,12 @@ let package = Package(
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/x509"),
         .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Fuzz/Targets/receipt"),
         .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/jws"),
+        // The mutation differential against OpenSSL behind scripts/differential.
+        .executableTarget(
+            name: "Differential",
+            dependencies: ["FuzzTargets", "ReceiptForge", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Fuzz/Differential"
+        ),
 
         // MARK: Benchmarks (scripts/bench)
         .executableTarget(
@@ -175,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "FuzzTargets", "OpenSSLShim", "BER", "TestSupport"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport"]
         ),
     ]
 )

@@ -6,10 +6,12 @@ import BER
 /// Matching (`matches(_:)`), the rule chain building uses to pair a certificate's
 /// issuer with a candidate's subject: equal raw bytes match; otherwise the names
 /// match when they have the same RDNs, each with the same attribute types, and each
-/// value equal after RFC 5280 §7.1's suggested canonical form — string values
-/// (PrintableString, UTF8String, IA5String) compared with leading and trailing
-/// whitespace removed, inner whitespace runs collapsed to one space and case folded;
-/// values of other types compared as raw bytes. Multi-valued RDNs compare as sets.
+/// value equal after the canonical form OpenSSL compares (`X509_NAME_cmp`, after RFC
+/// 5280 §7.1): the string types it converts (UTF8String, PrintableString, TeletexString
+/// as Latin-1, IA5String, BMPString, UniversalString) compared as text, whatever the
+/// type, with ASCII whitespace trimmed and inner runs collapsed to one space and ASCII
+/// letters lowercased; values of other types (NumericString, SEQUENCE) compared as
+/// type and bytes. Multi-valued RDNs compare as sets.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// One `AttributeTypeAndValue`.
     public struct Attribute: Sendable, Hashable {
@@ -128,25 +130,32 @@ extension DistinguishedName.Attribute {
         case .utf8String: text = try reader.readUTF8String()
         case .ia5String: text = try reader.readIA5String()
         default:
-            text = nil
             let element = try reader.readElement()
             let unit = tag.number == 30 ? 2 : tag.number == 28 ? 4 : 1
             guard element.contents.count % unit == 0 else {
                 throw BERError(.unexpectedTag, at: start, "\(tag) of \(element.contents.count) octets, not a multiple of \(unit)")
             }
-            // BMPString (UCS-2) and UniversalString (UCS-4) units must be Unicode
-            // scalars, as OpenSSL checks when it converts Name values to UTF-8.
-            if unit > 1 {
+            switch tag.number {
+            case 20:  // TeletexString, which OpenSSL reads as Latin-1
+                text = String(String.UnicodeScalarView(element.contents.map { Unicode.Scalar($0) }))
+            case 28, 30:
+                // BMPString (UCS-2) and UniversalString (UCS-4) units must be Unicode
+                // scalars, as OpenSSL checks when it converts Name values to UTF-8.
+                var scalars = String.UnicodeScalarView()
                 var value: UInt32 = 0
                 for (index, octet) in element.contents.enumerated() {
                     value = value << 8 | UInt32(octet)
                     guard (index + 1) % unit == 0 else { continue }
-                    guard Unicode.Scalar(value) != nil else {
+                    guard let scalar = Unicode.Scalar(value) else {
                         throw BERError(.invalidString, at: start,
                                        "\(tag) holds U+\(String(value, radix: 16, uppercase: true)), not a Unicode scalar")
                     }
+                    scalars.append(scalar)
                     value = 0
                 }
+                text = String(scalars)
+            default:
+                text = nil
             }
         }
         return Self(type: type, encodedValue: reader.bytes(in: start..<reader.offset), text: text)
@@ -160,8 +169,20 @@ extension DistinguishedName.Attribute {
         return sameBytes(encodedValue, other.encodedValue)
     }
 
-    /// Whitespace trimmed and collapsed, case folded (RFC 5280 §7.1, simplified RFC 4518).
-    static func canonical(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+    /// OpenSSL's canonical form (`asn1_string_canon`): ASCII whitespace trimmed and inner
+    /// runs collapsed to one space, ASCII letters lowercased, everything else kept.
+    package static func canonical(_ text: String) -> String {
+        var words: [[UInt8]] = [[]]
+        for byte in text.utf8 {
+            switch byte {
+            case 0x20, 0x09...0x0D:
+                if !words[words.count - 1].isEmpty { words.append([]) }
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                words[words.count - 1].append(byte + 0x20)
+            default:
+                words[words.count - 1].append(byte)
+            }
+        }
+        return String(decoding: Array(words.filter { !$0.isEmpty }.joined(separator: [0x20])), as: UTF8.self)
     }
 }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import FuzzTargets
+import ReceiptForge
+
+/// `scripts/differential`'s engine: mutants of signed receipts judged by our verifier
+/// and by OpenSSL; every difference beyond the documented whitelist is written to disk.
+@main
+struct Differential: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "differential",
+        abstract: "Mutate signed receipts and compare our verifier's verdicts with OpenSSL's.",
+        discussion: """
+            Sources are the forge's minted cases (--forge) and any receipt given with \
+            --source NAME=RECEIPT:ANCHOR:SECONDS (DER receipt, DER anchor, validation time \
+            in seconds since 1970). Each difference is written to OUT/NNNNN-SOURCE.receipt \
+            and listed in OUT/differences.txt; the exit status is 1 when there is one.
+            """)
+
+    @Option(help: "How many mutants.") var count = 100_000
+    @Option(help: "Seed of the mutations (same seed, same mutants).") var seed: UInt64 = 1
+    @Flag(help: "Mutate the forge's minted cases.") var forge = false
+    @Option(help: "NAME=RECEIPT:ANCHOR:SECONDS, repeatable.") var source: [String] = []
+    @Option(help: "Where differences are written.") var out = "Differences"
+
+    func run() throws {
+        var sources: [ReceiptDifferential.Source] = []
+        if forge {
+            let forge = Forge()
+            for minted in try forge.mintAll() {
+                guard let receipt = minted.receipt,
+                      let anchor = forge.anchors[(minted.description.trustAnchor as NSString).lastPathComponent] else { continue }
+                sources.append(.init(name: minted.forgeCase.id, receipt: receipt, anchorDER: anchor,
+                                     secondsSince1970: forge.settings.creationDate))
+            }
+        }
+        for text in source {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            let fields = parts.count == 2 ? parts[1].split(separator: ":") : []
+            guard fields.count == 3, let seconds = Int64(fields[2]) else {
+                throw ValidationError("--source \(text): expected NAME=RECEIPT:ANCHOR:SECONDS")
+            }
+            func read(_ path: Substring) throws -> [UInt8] {
+                guard let data = FileManager.default.contents(atPath: String(path)) else {
+                    throw ValidationError("--source \(text): cannot read \(path)")
+                }
+                return Array(data)
+            }
+            sources.append(.init(name: String(parts[0]), receipt: try read(fields[0]), anchorDER: try read(fields[1]),
+                                 secondsSince1970: seconds))
+        }
+        guard !sources.isEmpty else { throw ValidationError("no sources: give --forge or --source") }
+        let differential = try ReceiptDifferential(sources: sources)
+        let tally = differential.run(count: count, seed: seed) { tally in
+            FileHandle.standardError.write(Data("\(tally)\n".utf8))
+        }
+        if !tally.differences.isEmpty {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            var report = ""
+            for (index, difference) in tally.differences.enumerated() {
+                let name = String(format: "%05d-%@.receipt", index, difference.source)
+                try Data(difference.bytes).write(to: URL(fileURLWithPath: out).appendingPathComponent(name))
+                report += "\(name)\t\(difference.outcome.signature)\t\(difference.mutation)\t\(difference.outcome.ours.detail)\n"
+            }
+            try Data(report.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent("differences.txt"))
+        }
+        print("differential (seed \(seed), \(sources.count) sources): \(tally)")
+        if !tally.differences.isEmpty { throw ExitCode(1) }
+    }
+}
