@@ -22,6 +22,8 @@ struct Differential: ParsableCommand {
     @Flag(help: "Mutate the forge's minted cases.") var forge = false
     @Option(help: "NAME=RECEIPT:ANCHOR:SECONDS, repeatable.") var source: [String] = []
     @Option(help: "Where differences are written.") var out = "Differences"
+    @Flag(help: "Also list the kinds of whitelisted verdicts (documented exceptions) with their counts.")
+    var listWhitelisted = false
 
     func run() throws {
         var sources: [ReceiptDifferential.Source] = []
@@ -63,6 +65,9 @@ struct Differential: ParsableCommand {
                 report += "\(name)\t\(difference.outcome.signature)\t\(difference.mutation)\t\(difference.outcome.ours.detail)\n"
             }
             try Data(report.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent("differences.txt"))
+        }
+        if listWhitelisted {
+            for (kind, count) in tally.whitelistedKinds.sorted(by: { $0.value > $1.value }) { print("\(count)\t\(kind)") }
         }
         print("differential (seed \(seed), \(sources.count) sources): \(tally)")
         if !tally.differences.isEmpty { throw ExitCode(1) }

@@ -37,6 +37,9 @@ public struct ReceiptDifferential: Sendable {
         public var mutants = 0
         public var agree = 0
         public var whitelisted: [VerdictReason: Int] = [:]
+        /// The whitelisted verdicts by kind: our detail with numbers and quoted names
+        /// blanked, so that one kind of exception counts once.
+        public var whitelistedKinds: [String: Int] = [:]
         public var differences: [Difference] = []
 
         public var description: String {
@@ -70,13 +73,30 @@ public struct ReceiptDifferential: Sendable {
             tally.mutants += 1
             switch outcome.agreement {
             case .agree: tally.agree += 1
-            case .whitelisted(let reason): tally.whitelisted[reason, default: 0] += 1
+            case .whitelisted(let reason):
+                tally.whitelisted[reason, default: 0] += 1
+                tally.whitelistedKinds["\(outcome.signature): \(Self.kind(of: outcome.ours.detail))", default: 0] += 1
             case .difference:
                 tally.differences.append(Difference(source: source.name, mutation: mutation, bytes: bytes, outcome: outcome))
             }
             if (index + 1) % 1_000 == 0 { progress(tally) }
         }
         return tally
+    }
+
+    /// `detail` with digits, hex and parenthesised parts blanked: a verdict's kind.
+    static func kind(of detail: String) -> String {
+        var kind = ""
+        var depth = 0
+        for character in detail.prefix(160) {
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            case "0"..."9": if depth == 0 && kind.last != "#" { kind.append("#") }
+            default: if depth == 0 { kind.append(character) }
+            }
+        }
+        return kind
     }
 
     /// One mutant of `receipt` and what was done to it.

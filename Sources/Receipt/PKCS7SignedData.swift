@@ -272,13 +272,14 @@ public struct PKCS7SignedData: Hashable, Sendable {
         }
     }
 
-    /// A `[0]`/`[1]` attribute list, returned as received. Every value must be a
-    /// well-formed element, as in d2i_PKCS7: a signer whose attributes do not parse is
-    /// malformed, refused here, not later when the signer is looked for.
+    /// A `[0]`/`[1]` attribute list, returned as received. Every value must decode as
+    /// d2i_PKCS7 decodes an ANY: a signer whose attributes do not parse is malformed,
+    /// refused here, not later when the signer is looked for.
     static func readAttributes(_ fields: inout BERReader, _ tag: BERTag) throws(BERError) -> [UInt8] {
         var check = fields
         try CMSAttributes.forEach(&check, tag) { (_, values: inout BERReader, _) throws(BERError) in
-            while !values.isAtEnd { _ = try values.readElement() }
+            // AttributeValue is an ANY: each must decode as OpenSSL decodes one.
+            while !values.isAtEnd { try OpenSSLAny.check(try values.readElement()) }
         }
         return Array(try fields.readElement(tag).encodedBytes)
     }

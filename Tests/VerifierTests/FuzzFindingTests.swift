@@ -138,6 +138,19 @@ final class FuzzFindingTests: XCTestCase {
         VerifierFuzz.fuzzOne(moved)
     }
 
+    /// scripts/differential (100,000 mutants, seed 20261126), receipts signed with signed
+    /// attributes by the second PKI: d2i_PKCS7 decodes every attribute value as an ANY
+    /// and refused (a) the contentType value's OBJECT IDENTIFIER with its last octet
+    /// unfinished and (b) that value retagged as a constructed EXTERNAL whose contents are
+    /// not elements; we read attribute values as opaque elements and reported the
+    /// signature. (c) The unused root copy's signature parameters as a primitive SET
+    /// (`11 00`): OpenSSL's ANY needs a SET constructed. `OpenSSLAny` now checks each.
+    func testAttributeValuesAndParametersDecodeAsOpenSSLsAny() throws {
+        try assertMalformedLikeOpenSSL("31775064220ef69a692f5a5aaf2638a1969ef21a", detail: "last subidentifier unfinished")
+        try assertMalformedLikeOpenSSL("2756661a6b8ec717a43531188a16ef708d7e51da", detail: "signerInfos")
+        try assertMalformedLikeOpenSSL("1abe7eb42d202e231ab2cbe339bbb430e0a8aaaf", detail: "a SEQUENCE or SET is constructed")
+    }
+
     /// verifier-openssl-difference: untrusted-chain/unparseable (a 600-s `verifier` run
     /// with the custom mutator, 2026-11-26): a receipt whose digestAlgorithms entry
     /// carried an empty BIT STRING (`03 00`) as parameters. d2i_PKCS7 decodes ANY
@@ -146,7 +159,7 @@ final class FuzzFindingTests: XCTestCase {
     /// now makes OpenSSL's ANY contents checks. Each variant below, in place of the
     /// valid receipt's digest parameters, gets the same step from both.
     func testParametersOpenSSLCannotDecodeAreMalformed() throws {
-        try assertMalformedLikeOpenSSL("e6e66913910cab662bfdad98a3c2659227fe01ed", detail: "BIT STRING parameters")
+        try assertMalformedLikeOpenSSL("e6e66913910cab662bfdad98a3c2659227fe01ed", detail: "parameters: BIT STRING")
         let receipt = try BERNode.parse(try XCTUnwrap(try Fixtures.minted("valid").receipt), rules: .der)
         let identifier = node(receipt, at: [1, 0, 1, 0])
         XCTAssertEqual(identifier.tag, .sequence)

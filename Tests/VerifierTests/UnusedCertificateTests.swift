@@ -45,6 +45,25 @@ final class UnusedCertificateTests: XCTestCase {
             XCTAssertEqual(info[bits.contentsRange.lowerBound], 0)
             info[bits.contentsRange.lowerBound] = 1
         },
+        Change(name: "an empty RDN in the subject", field: 5, syntaxError: false) { subject in
+            var outer = BERReader(subject, rules: .der)
+            var names = try outer.readElement(.sequence).contentsReader()
+            var rdns: [[UInt8]] = []
+            while !names.isAtEnd { rdns.append(Array(try names.readElement().encodedBytes)) }
+            rdns[0] = [0x31, 0x00]
+            var writer = BERWriter()
+            writer.appendSequence { for rdn in rdns { $0.appendEncoded(rdn) } }
+            subject = writer.bytes
+        },
+        Change(name: "an '@' in the subject's countryName PrintableString", field: 5, syntaxError: false) { subject in
+            let country: [UInt8] = [0x06, 0x03, 0x55, 0x04, 0x06, 0x13, 0x02, 0x55, 0x53]
+            let at = try XCTUnwrap(subject.firstRange(of: country)).lowerBound + 7
+            subject[at] = UInt8(ascii: "@")
+        },
+        Change(name: "sha256WithRSAEncryption with INTEGER parameters", field: 2, syntaxError: false) { algorithm in
+            XCTAssertEqual(Array(algorithm.suffix(2)), [0x05, 0x00], "NULL parameters")
+            algorithm = [0x30, algorithm[1] + 1] + algorithm[2..<algorithm.count - 2] + [0x02, 0x01, 0x00]
+        },
     ]
 
     func testUnusedRootCopyNeedsSyntaxOnlyLikeOpenSSL() throws {

@@ -38,12 +38,18 @@ public enum CertificateSyntax {
             try reader.finish()
             return parts
         }
-        _ = try AlgorithmIdentifier.read(algorithm, path: root + ["signatureAlgorithm"])
+        try checkAlgorithm(algorithm, path: root + ["signatureAlgorithm"])
         try checkTBS(tbs, path: root + ["tbsCertificate"])
     }
 
     public static func check(_ bytes: [UInt8], rules: BERRules) throws(CertificateError) {
         try check(bytes[...], rules: rules)
+    }
+
+    /// An AlgorithmIdentifier as `d2i_X509` decodes it: its parameters by their type
+    /// (OpenSSL's ANY rules), whichever algorithm it names.
+    private static func checkAlgorithm(_ element: BERElement, path: [String]) throws(CertificateError) {
+        _ = try decoding(path) { () throws(BERError) in try AlgorithmIdentifier(element) }
     }
 
     /// The TBSCertificate's fields in order, each of its type; no value interpreted.
@@ -84,9 +90,9 @@ public enum CertificateSyntax {
             try reader.finish()
             return (signature, issuer, subject, publicKeyInfo, extensions)
         }
-        _ = try AlgorithmIdentifier.read(signature, path: path + ["signature"])
-        _ = try DistinguishedName(issuer, path: path + ["issuer"])
-        _ = try DistinguishedName(subject, path: path + ["subject"])
+        try checkAlgorithm(signature, path: path + ["signature"])
+        _ = try DistinguishedName(issuer, path: path + ["issuer"], strictness: .syntax)
+        _ = try DistinguishedName(subject, path: path + ["subject"], strictness: .syntax)
         try decoding(path + ["subjectPublicKeyInfo"]) { () throws(BERError) in
             var reader = try publicKeyInfo.contentsReader()
             let algorithm = try withBERPath("algorithm") { () throws(BERError) in try reader.readElement(.sequence) }

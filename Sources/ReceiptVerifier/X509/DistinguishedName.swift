@@ -27,8 +27,20 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// `RDNSequence`: each element one `RelativeDistinguishedName`, in encoding order.
     public let relativeNames: [[Attribute]]
 
+    /// How much of a Name is checked.
+    enum Strictness {
+        /// RFC 5280: every RDN holds an attribute; PrintableString and IA5String values
+        /// hold only their types' characters.
+        case rfc5280
+        /// What `d2i_X509` checks (`CertificateSyntax`): an RDN may be empty, and only
+        /// the strings OpenSSL converts to compare names must convert (UTF-8,
+        /// BMPString and UniversalString units); PrintableString and IA5String values
+        /// are read as Latin-1, as OpenSSL reads them.
+        case syntax
+    }
+
     /// Parses a Name element. `path` names it in errors.
-    init(_ element: BERElement, path: [String]) throws(CertificateError) {
+    init(_ element: BERElement, path: [String], strictness: Strictness = .rfc5280) throws(CertificateError) {
         self.encoded = element.encodedBytes
         self.relativeNames = try decoding(path) { () throws(BERError) -> [[Attribute]] in
             guard element.tag == .sequence else {
@@ -40,8 +52,11 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
                 let rdn = try withBERPath("[\(relativeNames.count)]") { () throws(BERError) -> [Attribute] in
                     try names.readSet { (set: inout BERReader) throws(BERError) -> [Attribute] in
                         var attributes: [Attribute] = []
+                        if strictness == .syntax && set.isAtEnd { return attributes }
                         repeat {
-                            attributes.append(try set.readSequence(Attribute.read))
+                            attributes.append(try set.readSequence { (item: inout BERReader) throws(BERError) in
+                                try Attribute.read(&item, strictness: strictness)
+                            })
                         } while !set.isAtEnd
                         return attributes
                     }
@@ -115,7 +130,7 @@ extension DistinguishedName.Attribute {
     /// a primitive directory string (see `allowedValueTags`; BMPString an even number
     /// of octets, UniversalString a multiple of four, both holding Unicode scalars, as
     /// OpenSSL checks) or a SEQUENCE, and string values are validated for their type.
-    static func read(_ reader: inout BERReader) throws(BERError) -> Self {
+    static func read(_ reader: inout BERReader, strictness: DistinguishedName.Strictness) throws(BERError) -> Self {
         let type = try reader.readObjectIdentifier()
         let start = reader.offset
         let text: String?
@@ -126,9 +141,9 @@ extension DistinguishedName.Attribute {
                            "an AttributeValue must be a primitive directory string or a SEQUENCE, found \(tag.map { "\($0)" } ?? "nothing")")
         }
         switch tag {
-        case .printableString: text = try reader.readPrintableString()
+        case .printableString where strictness == .rfc5280: text = try reader.readPrintableString()
         case .utf8String: text = try reader.readUTF8String()
-        case .ia5String: text = try reader.readIA5String()
+        case .ia5String where strictness == .rfc5280: text = try reader.readIA5String()
         default:
             let element = try reader.readElement()
             let unit = tag.number == 30 ? 2 : tag.number == 28 ? 4 : 1
@@ -136,7 +151,7 @@ extension DistinguishedName.Attribute {
                 throw BERError(.unexpectedTag, at: start, "\(tag) of \(element.contents.count) octets, not a multiple of \(unit)")
             }
             switch tag.number {
-            case 20:  // TeletexString, which OpenSSL reads as Latin-1
+            case 19, 20, 22:  // Printable, Teletex and IA5 strings, which OpenSSL reads as Latin-1
                 text = String(String.UnicodeScalarView(element.contents.map { Unicode.Scalar($0) }))
             case 28, 30:
                 // BMPString (UCS-2) and UniversalString (UCS-4) units must be Unicode
