@@ -123,7 +123,11 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path joined with dots, or an empty string.
-    public var pathDescription: String {
+    public var pathDescription: String { Self.describe(path: path) }
+
+    /// A schema path joined with dots, indices attached (`signerInfos[0].signature`):
+    /// how every error of the project writes where it applies.
+    public static func describe(path: [String]) -> String {
         var text = ""
         for component in path {
             if !text.isEmpty && !component.hasPrefix("[") { text += "." }

@@ -65,14 +65,7 @@ public struct CertificateError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// The path joined with dots (`certificate.tbsCertificate.extensions[2]`).
-    public var pathDescription: String {
-        var text = ""
-        for component in path {
-            if !text.isEmpty && !component.hasPrefix("[") { text += "." }
-            text += component
-        }
-        return text
-    }
+    public var pathDescription: String { BERError.describe(path: path) }
 
     public var description: String {
         let what = encodingCode.map { "\(code.rawValue)(\($0.rawValue))" } ?? code.rawValue
