@@ -52,7 +52,7 @@ let package = Package(
         // Whole-file reads with typed, coded errors.
         .target(name: "FileAccess"),
         // Small pieces shared by forge, verifier and tests: seeded random, hex, PEM.
-        .target(name: "ForgeSupport"),
+        .target(name: "ForgeSupport", dependencies: [swiftASN1]),
         // The one strict JSON parser for untrusted or user-written JSON (errors name the JSON location).
         .target(name: "StrictJSON", dependencies: ["FileAccess"]),
         // Multi-precision arithmetic: scalar kernels and C SIMD kernels (per-function target attributes, no flags).
@@ -73,7 +73,7 @@ let package = Package(
 
         // MARK: Forges
         // The throwaway Apple-shaped CA (RSA for receipts, P-256 for JWS), keys, certificate builder.
-        .target(name: "ForgeCA", dependencies: ["BER", "BigNum", "OwnedFileTree", "Receipt", "ReceiptVerifier", crypto, cryptoExtras]),
+        .target(name: "ForgeCA", dependencies: ["BER", "BigNum", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", crypto, cryptoExtras]),
         // Writes a file tree durably, and never over or away what it did not write (.forge-owned).
         .target(name: "OwnedFileTree", dependencies: ["FileAccess"]),
         // The user's app: app files, `.storekit` imports, products and purchase history.
@@ -81,7 +81,7 @@ let package = Package(
         // The PKCS#7 receipt forge and its case catalogue.
         .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
-        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", "StoreKit2Verifier", crypto]),
+        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", "StoreKit2Verifier", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
         .target(name: "ReceiptMutation", dependencies: ["BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
         // `forge check`'s results and reports (HTML, JUnit, text matrix).
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
-                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "OwnedFileTree", "Receipt",
+                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
                 "StoreKit2Verifier", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

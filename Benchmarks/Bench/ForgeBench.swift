@@ -20,7 +20,7 @@ func runForgeBench(_ arguments: [String]) {
         let start = monotonicNanoseconds()
         do {
             let cases = try forge.mintAll()
-            let files = try cases.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: forge, cases: cases)
+            let files = try forge.files(minted: cases)
             try OutputTree(directory: output, ownership: .fixtures).replaceTree(with: files)
             caseCount = cases.count
         } catch {

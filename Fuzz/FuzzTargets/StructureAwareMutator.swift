@@ -26,7 +26,7 @@ public enum StructureAwareMutator {
     /// over and over, and opening one (PKCS#7 and payload decoding, under ASan) costs
     /// about as much as verifying it.
     static let parsed = ParsedInputs()
-    static let authority = CertificateAuthority.committed
+    static let authority = ReceiptAuthority.committed
     /// One call in this many uses libFuzzer's byte mutation whatever the input.
     static let byteMutationShare = 8
     /// `FUZZ_BYTE_MUTATION_ONLY=1`: every call goes to libFuzzer's byte mutation and

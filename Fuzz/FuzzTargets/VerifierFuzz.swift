@@ -29,7 +29,7 @@ import ForgeCA
 public enum VerifierFuzz {
     public static let cache = SignatureCache()
     static let settings = ForgeSettings()
-    static let root = CertificateAuthority.committed.root.certificate
+    static let root = ReceiptAuthority.committed.root.certificate
     static let differential: VerifierDifferential = {
         do {
             return try VerifierDifferential(anchorDER: root)

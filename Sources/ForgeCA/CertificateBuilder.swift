@@ -30,7 +30,7 @@ public struct NameBuilder: Hashable, Sendable {
 }
 
 /// What a certificate says; `build(signedBy:)` encodes the TBSCertificate with
-/// `BERWriter` and signs it with the issuer's `RSAPrivateKey` (sha256WithRSAEncryption).
+/// `BERWriter` and signs it with the issuer's key.
 public struct CertificateTemplate: Sendable {
     public enum Role: Sendable {
         /// A root CA: basicConstraints CA:TRUE, keyUsage keyCertSign+cRLSign (both critical).
@@ -65,30 +65,13 @@ public struct CertificateTemplate: Sendable {
         self.markerExtensions = markerExtensions
     }
 
-    /// The DER certificate for `subjectKey`'s public key, signed by `issuerKey`
-    /// (the same key for a self-signed certificate). `issuerPublicKeyInfo` gives the
-    /// authority key identifier (nil: self-signed, use the subject's).
-    public func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?,
-                      signedBy issuerKey: RSAPrivateKey) throws(RSAPrivateKey.Failure) -> [UInt8] {
-        try build(subjectPublicKeyInfo: subjectPublicKeyInfo, issuerPublicKeyInfo: issuerPublicKeyInfo,
-                  signatureAlgorithm: AlgorithmIdentifier(oid: .sha256WithRSAEncryption)) { tbs throws(RSAPrivateKey.Failure) in
-            try issuerKey.sign(tbs, digest: .sha256)
-        }
-    }
-
-    /// The same, signed by a P-256 key: ecdsa-with-SHA256 (parameters absent, RFC 5758
-    /// §3.2), the signature DER `ECDSA-Sig-Value` with an RFC 6979 nonce (deterministic).
-    public func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?,
-                      signedBy issuerKey: P256PrivateKey) throws(RSAPrivateKey.Failure) -> [UInt8] {
-        try build(subjectPublicKeyInfo: subjectPublicKeyInfo, issuerPublicKeyInfo: issuerPublicKeyInfo,
-                  signatureAlgorithm: AlgorithmIdentifier(oid: "1.2.840.10045.4.3.2", parameters: nil)) { tbs throws(RSAPrivateKey.Failure) in
-            try issuerKey.signDER(tbs)
-        }
-    }
-
-    /// The DER certificate with `signatureAlgorithm`, `sign` making the signature over the TBSCertificate.
-    package func build(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?, signatureAlgorithm: AlgorithmIdentifier,
-               sign: ([UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8] {
+    /// The DER certificate for the public key `subjectPublicKeyInfo`, signed by
+    /// `issuerKey` (the subject's own key for a self-signed certificate) with its
+    /// algorithm (`SigningKey.certificateSignatureAlgorithm`). `issuerPublicKeyInfo`
+    /// gives the authority key identifier (nil: self-signed, use the subject's).
+    public func build<Key: SigningKey>(subjectPublicKeyInfo: [UInt8], issuerPublicKeyInfo: [UInt8]?,
+                                       signedBy issuerKey: Key) throws(KeyError) -> [UInt8] {
+        let signatureAlgorithm = Key.certificateSignatureAlgorithm
         var tbs = BERWriter()
         tbs.appendSequence { t in
             t.appendConstructed(.context(0)) { $0.appendInteger(2) }
@@ -137,7 +120,7 @@ public struct CertificateTemplate: Sendable {
                 }
             }
         }
-        let signature = try sign(tbs.bytes)
+        let signature = try issuerKey.signCertificate(tbs.bytes)
         var certificate = BERWriter()
         certificate.appendSequence { c in
             c.appendEncoded(tbs.bytes)

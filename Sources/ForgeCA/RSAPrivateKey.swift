@@ -1,5 +1,6 @@
 import BER
 import BigNum
+import ForgeSupport
 import Receipt
 import ReceiptVerifier
 import Crypto
@@ -15,8 +16,8 @@ import _CryptoExtras
 /// checked with the public exponent before it is returned (s^e mod n = m), so an
 /// inconsistent key or a fault gives an error, never a wrong signature. There is
 /// no blinding and the arithmetic is not constant-time: these are public test keys.
-public struct RSAPrivateKey: Sendable {
-    /// The PEM text it was loaded from (PKCS#8 "PRIVATE KEY", or PKCS#1 "RSA PRIVATE KEY").
+public struct RSAPrivateKey: SigningKey {
+    /// The key as PEM, with the label it was read with (PKCS#8 "PRIVATE KEY", or PKCS#1 "RSA PRIVATE KEY").
     public let pem: String
     /// The DER SubjectPublicKeyInfo (rsaEncryption, NULL parameters).
     public let publicKeyInfo: [UInt8]
@@ -35,53 +36,30 @@ public struct RSAPrivateKey: Sendable {
     /// the same bytes (PKCS#1 v1.5 is deterministic; a test compares them).
     package let swiftCrypto: _RSA.Signing.PrivateKey?
 
-    /// Why a key could not be read, generated or used: a code and what was wrong.
-    /// Equal by code only, so tests match the code.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public enum Code: String, Sendable {
-            /// A file of the CA is absent.
-            case missingFile
-            /// Not PEM, or the base64 inside does not decode.
-            case notPEM
-            /// The DER does not parse as PKCS#8 PrivateKeyInfo or PKCS#1 RSAPrivateKey.
-            case malformed
-            /// Well-formed but not a key the forge signs with: not RSA, encrypted,
-            /// multi-prime, an even or over-long modulus, or too short for the digest.
-            case unsupported
-            /// The parts do not make one key: the signature fails its own check.
-            case inconsistent
-            /// swift-crypto could not generate a key.
-            case generationFailed
+    /// Reads an unencrypted PEM private key: PKCS#8 `PRIVATE KEY` (what `forge ca`
+    /// writes) or PKCS#1 `RSA PRIVATE KEY`, the DER as its label says.
+    public init(pem: String) throws(KeyError) {
+        let block: (label: String, der: [UInt8])
+        do throws(PEMError) {
+            block = try PEM.decode(pem, labels: [Self.pkcs8Label, Self.pkcs1Label])
+        } catch .wrongLabel(let found, _) {
+            throw KeyError(.unsupported, "a PEM '\(found)', not an unencrypted RSA private key")
+        } catch {
+            throw KeyError(.notPEM, "the private key: \(error)")
         }
-
-        public let code: Code
-        public let description: String
-
-        public init(_ code: Code, _ description: String) {
-            self.code = code
-            self.description = description
-        }
-
-        public static func == (lhs: Failure, rhs: Failure) -> Bool { lhs.code == rhs.code }
-    }
-
-    /// Reads an unencrypted PEM private key: PKCS#8 (what `forge ca` writes) or PKCS#1.
-    public init(pem: String) throws(Failure) {
-        guard let der = pemBody(Array(pem.utf8)) else {
-            throw Failure(.notPEM, "the private key is not PEM (-----BEGIN PRIVATE KEY----- and base64)")
-        }
-        let parts = try Parts(der: der)
-        self.pem = pem
+        let der = block.der
+        let parts = try Parts(der: der, pkcs8: block.label == Self.pkcs8Label)
+        self.pem = PEM.encode(der, label: block.label)
         swiftCrypto = try? _RSA.Signing.PrivateKey(derRepresentation: der)
         do {
             modulus = try BigNum.MontgomeryContext(modulus: parts.modulus)
             prime1 = try BigNum.MontgomeryContext(modulus: parts.prime1)
             prime2 = try BigNum.MontgomeryContext(modulus: parts.prime2)
         } catch {
-            throw Failure(.unsupported, "the key's modulus or primes are not usable (\(error))")
+            throw KeyError(.unsupported, "the key's modulus or primes are not usable (\(error))")
         }
         guard modulus.modulusBits >= 512 else {
-            throw Failure(.unsupported, "a \(modulus.modulusBits)-bit modulus is too short")
+            throw KeyError(.unsupported, "a \(modulus.modulusBits)-bit modulus is too short")
         }
         publicExponent = parts.publicExponent
         prime2Bytes = parts.prime2
@@ -101,30 +79,42 @@ public struct RSAPrivateKey: Sendable {
         publicKeyInfo = spki.bytes
     }
 
-    /// A fresh RSA key (e = 65537) from swift-crypto, kept as PKCS#8 PEM. Only
-    /// `forge ca` generates keys.
-    public static func generate(bits: Int = 2048) throws(Failure) -> RSAPrivateKey {
+    private static let pkcs8Label = "PRIVATE KEY"
+    private static let pkcs1Label = "RSA PRIVATE KEY"
+
+    /// A fresh RSA-2048 key (e = 65537) from swift-crypto (`forge ca`).
+    public static func generate() throws(KeyError) -> RSAPrivateKey { try generate(bits: 2048) }
+
+    /// A fresh RSA key of `bits` bits (e = 65537) from swift-crypto, kept as PKCS#8.
+    public static func generate(bits: Int) throws(KeyError) -> RSAPrivateKey {
         let pem: String
         do {
             pem = try _RSA.Signing.PrivateKey(keySize: _RSA.Signing.KeySize(bitCount: bits)).pkcs8PEMRepresentation
         } catch {
-            throw Failure(.generationFailed, "RSA-\(bits) key generation failed: \(error)")
+            throw KeyError(.generationFailed, "RSA-\(bits) key generation failed: \(error)")
         }
         return try RSAPrivateKey(pem: pem)
     }
 
     /// The PKCS#1 v1.5 signature of `message`, hashed with `digest`: as many bytes
     /// as the modulus.
-    public func sign(_ message: [UInt8], digest: DigestAlgorithm) throws(Failure) -> [UInt8] {
+    public func sign(_ message: [UInt8], digest: DigestAlgorithm) throws(KeyError) -> [UInt8] {
         guard let swiftCrypto, let signature = Self.swiftCryptoSignature(swiftCrypto, message, digest) else {
             return try signWithBigNum(message, digest: digest)
         }
         // The same check as the CRT path's: s^e mod n must give back the encoded message.
         guard let encoded = PKCS1v15.encodedMessage(digest: digest.digest(message), algorithm: digest, length: modulus.byteCount),
               (try? modulus.power(signature, exponent: publicExponent)) == encoded else {
-            throw Failure(.inconsistent, "the signature does not verify with the public exponent: the key's parts do not match")
+            throw KeyError(.inconsistent, "the signature does not verify with the public exponent: the key's parts do not match")
         }
         return signature
+    }
+
+    /// Certificates are signed sha256WithRSAEncryption, as Apple's receipt chain is.
+    public static var certificateSignatureAlgorithm: AlgorithmIdentifier { AlgorithmIdentifier(oid: .sha256WithRSAEncryption) }
+
+    public func signCertificate(_ tbsCertificate: [UInt8]) throws(KeyError) -> [UInt8] {
+        try sign(tbsCertificate, digest: .sha256)
     }
 
     /// swift-crypto's PKCS#1 v1.5 signature for the SHA digests, nil for the others.
@@ -141,16 +131,16 @@ public struct RSAPrivateKey: Sendable {
 
     /// The signature by the project's own RSA (CRT on BigNum): every digest, MD5
     /// included, which swift-crypto does not sign with.
-    public func signWithBigNum(_ message: [UInt8], digest: DigestAlgorithm) throws(Failure) -> [UInt8] {
+    public func signWithBigNum(_ message: [UInt8], digest: DigestAlgorithm) throws(KeyError) -> [UInt8] {
         guard let encoded = PKCS1v15.encodedMessage(digest: digest.digest(message), algorithm: digest,
                                                     length: modulus.byteCount) else {
-            throw Failure(.unsupported, "a \(modulus.modulusBits)-bit key is too short for a \(digest.rawValue) DigestInfo")
+            throw KeyError(.unsupported, "a \(modulus.modulusBits)-bit key is too short for a \(digest.rawValue) DigestInfo")
         }
         return try privateOperation(encoded)
     }
 
     /// m^d mod n for m < n (`modulus.byteCount` bytes), by the CRT, checked with e.
-    package func privateOperation(_ m: [UInt8]) throws(Failure) -> [UInt8] {
+    package func privateOperation(_ m: [UInt8]) throws(KeyError) -> [UInt8] {
         let signature: [UInt8], recovered: [UInt8]
         do {
             let m1 = try prime1.power(prime1.reduce(m), exponent: exponent1)
@@ -160,10 +150,10 @@ public struct RSAPrivateKey: Sendable {
             signature = try modulus.add(try modulus.multiply(prime2Bytes, h), m2)
             recovered = try modulus.power(signature, exponent: publicExponent)
         } catch {
-            throw Failure(.inconsistent, "the key's CRT parts do not fit its modulus (\(error))")
+            throw KeyError(.inconsistent, "the key's CRT parts do not fit its modulus (\(error))")
         }
         guard recovered == m else {
-            throw Failure(.inconsistent, "the CRT signature does not verify with the public exponent: the key's parts do not match")
+            throw KeyError(.inconsistent, "the CRT signature does not verify with the public exponent: the key's parts do not match")
         }
         return signature
     }
@@ -181,25 +171,24 @@ extension RSAPrivateKey {
         var exponent2: [UInt8] = []
         var coefficient: [UInt8] = []
 
-        /// PKCS#8 `PrivateKeyInfo` (RFC 5208) holding an rsaEncryption key, or a bare
-        /// PKCS#1 `RSAPrivateKey`; told apart by the second element (an
-        /// AlgorithmIdentifier SEQUENCE or the modulus INTEGER).
-        init(der: [UInt8]) throws(Failure) {
+        /// PKCS#8 `PrivateKeyInfo` (RFC 5208) holding an rsaEncryption key, or (`pkcs8`
+        /// false) a bare PKCS#1 `RSAPrivateKey`.
+        init(der: [UInt8], pkcs8: Bool) throws(KeyError) {
             do {
                 var reader = BERReader(der, rules: .der)
                 var fields = try reader.readElement(.sequence).contentsReader()
                 try reader.finish()
                 let version = try withBERPath("version") { () throws(BERError) in try fields.readInt64() }
-                if try fields.peekTag() == .integer {
-                    try self.init(pkcs1Fields: &fields, version: version)
-                } else {
+                if pkcs8 {
                     try self.init(pkcs8Fields: &fields, version: version)
+                } else {
+                    try self.init(pkcs1Fields: &fields, version: version)
                 }
                 try fields.finish()
-            } catch let failure as Failure {
+            } catch let failure as KeyError {
                 throw failure
             } catch {
-                throw Failure(.malformed, "the private key does not parse: \(error)")
+                throw KeyError(.malformed, "the private key does not parse as \(pkcs8 ? "PKCS#8" : "PKCS#1"): \(error)")
             }
         }
 
@@ -207,10 +196,10 @@ extension RSAPrivateKey {
         /// AlgorithmIdentifier, privateKey OCTET STRING, attributes [0] OPTIONAL }`,
         /// after its version.
         private init(pkcs8Fields fields: inout BERReader, version: Int64) throws {
-            guard version == 0 else { throw Failure(.unsupported, "PKCS#8 version \(version), not 0") }
+            guard version == 0 else { throw KeyError(.unsupported, "PKCS#8 version \(version), not 0") }
             let algorithm = try withBERPath("privateKeyAlgorithm") { () throws(BERError) in try fields.readAlgorithmIdentifier() }
             guard algorithm.oid == .rsaEncryption, algorithm.hasNullParameters else {
-                throw Failure(.unsupported, "the private key algorithm is \(algorithm.oid.shortName ?? algorithm.oid.description), "
+                throw KeyError(.unsupported, "the private key algorithm is \(algorithm.oid.shortName ?? algorithm.oid.description), "
                                   + "not rsaEncryption with NULL parameters")
             }
             let key = try withBERPath("privateKey") { () throws(BERError) in try fields.readOctetString() }
@@ -228,7 +217,7 @@ extension RSAPrivateKey {
         /// its version. Version 1 (multi-prime) is refused; the private exponent d is
         /// not needed (the CRT parts are), only read.
         private init(pkcs1Fields fields: inout BERReader, version: Int64) throws {
-            guard version == 0 else { throw Failure(.unsupported, "RSAPrivateKey version \(version) (multi-prime) is not supported") }
+            guard version == 0 else { throw KeyError(.unsupported, "RSAPrivateKey version \(version) (multi-prime) is not supported") }
             func integer(_ name: String) throws(BERError) -> [UInt8] {
                 Array(try withBERPath(name) { () throws(BERError) in try fields.readUnsignedIntegerMagnitude() })
             }

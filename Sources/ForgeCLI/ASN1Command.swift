@@ -41,7 +41,7 @@ struct ASN1Command: ParsableCommand {
     }
 
     func run() throws {
-        let input = try InputFile.load(file, context: "forge asn1")
+        let input = try InputFile.load(file, content: .any, context: "forge asn1")
         let rules = der ? BERRules(.der, requireSortedSets: sortedSets) : BERRules.ber
         let dump = BERDump(input.bytes, rules: rules, expandOctetStrings: expand)
         print(json ? dump.json : dump.text, terminator: "")

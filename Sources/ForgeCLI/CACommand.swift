@@ -14,8 +14,8 @@ struct CACommand: ParsableCommand {
             receipts), DIR/{jws-root,jws-intermediate,jws-leaf,jws-unrelated-root,jws-xcode}.{cer,pem,key.pem} (the \
             P-256 CA that signs StoreKit 2 JWS, with authority and subject key identifiers) and DIR/README.md. \
             The committed CA is Certs/; regenerate it (and the copies compiled into the forge) with \
-            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/ReceiptForge/EmbeddedCertificateAuthority.swift \
-            --jws-swift Sources/ReceiptForge/StoreKit2/EmbeddedJWSAuthority.swift`. \
+            scripts/regenerate-certs, i.e. `forge ca --out Certs --swift Sources/ForgeCA/EmbeddedCertificateAuthority.swift \
+            --jws-swift Sources/ForgeCA/EmbeddedJWSAuthority.swift`. \
             Every receipt and JWS minted afterwards changes: the keys are new.
 
             DIR must not exist, be empty, or be a CA directory the forge wrote (it holds .forge-owned, or \
@@ -36,11 +36,11 @@ struct CACommand: ParsableCommand {
     var jwsSwift: String?
 
     func run() throws {
-        let authority: CertificateAuthority
-        let jwsAuthority: JWSAuthority
+        let receipts: ReceiptAuthority
+        let jws: JWSAuthority
         do {
-            authority = try CertificateAuthority.generate()
-            jwsAuthority = try JWSAuthority.generate()
+            receipts = try ReceiptAuthority.generate()
+            jws = try JWSAuthority.generate()
         } catch {
             printError("forge ca: generating the keys failed: \(error)")
             throw ForgeExit.internalFailure.code
@@ -53,10 +53,10 @@ struct CACommand: ParsableCommand {
             let jwsSource = jwsSwift.map { OutputFile(path: URL(fileURLWithPath: $0)) }
             try source?.checkWritable()
             try jwsSource?.checkWritable()
-            let files = authority.files.merging(jwsAuthority.files) { rsa, _ in rsa }
+            let files = AuthorityDirectory.files(receipts: receipts, jws: jws)
             try tree.replaceTree(with: files.sorted(by: { $0.key < $1.key })).printNotes()
-            try source?.write(Array(authority.embeddedSource.utf8))
-            try jwsSource?.write(Array(jwsAuthority.embeddedSource.utf8))
+            try source?.write(Array(receipts.embeddedSource.utf8))
+            try jwsSource?.write(Array(jws.embeddedSource.utf8))
         } catch {
             printError("forge ca: \(error)")
             throw error.exit.code

@@ -7,7 +7,7 @@ import ReceiptVerifier
 func loadCertificates(_ paths: [String], option: String, context: String) throws -> [Certificate] {
     var certificates: [Certificate] = []
     for path in paths {
-        let input = try InputFile.load(path, context: "\(context): \(option)")
+        let input = try InputFile.load(path, content: .certificate, context: "\(context): \(option)")
         do {
             certificates.append(try Certificate(input.bytes, rules: .ber))
         } catch {

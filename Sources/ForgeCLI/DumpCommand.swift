@@ -23,7 +23,7 @@ struct DumpCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let input = try InputFile.load(receipt, context: "forge dump")
+        let input = try InputFile.load(receipt, content: .any, context: "forge dump")
         let dump: ReceiptDump
         do {
             dump = try ReceiptDump(bytes: input.bytes)

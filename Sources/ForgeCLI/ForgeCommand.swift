@@ -51,11 +51,11 @@ func writingFixtures(context: String, _ write: () throws -> OutputTree.Report) t
     }
 }
 
-extension Forge {
-    /// `Forge.write` for a subcommand (see `writingFixtures`).
+extension FixtureForge {
+    /// `write` for a subcommand (see `writingFixtures`).
     @discardableResult
-    func writeFixtures(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL, context: String,
-                       progress: (MintedCase) -> Void = { _ in }) throws -> OutputTree.Report {
+    func writeFixtures(_ cases: [Case] = Case.catalogue, to directory: URL, context: String,
+                       progress: (Minted) -> Void = { _ in }) throws -> OutputTree.Report {
         try writingFixtures(context: context) { try write(cases, to: directory, progress: progress) }
     }
 }

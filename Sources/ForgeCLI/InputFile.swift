@@ -1,28 +1,56 @@
+import ForgeSupport
 import Foundation
 import ReceiptVerifier
 
 /// Reads the bytes a subcommand operates on: a path, or `-` for standard input.
 /// Binary DER/BER is taken as is; text that is base64 (with or without line breaks)
-/// or PEM (`-----BEGIN …-----`) is decoded first, as receipts travel as base64.
+/// or PEM (`-----BEGIN …-----`) is decoded first, as receipts travel as base64. PEM
+/// must be one block, with a label the subcommand takes (`Content`).
 struct InputFile {
     let name: String
     let bytes: [UInt8]
 
+    /// What a subcommand reads, and so the PEM labels it takes.
+    enum Content {
+        /// Anything (`forge asn1`, `forge dump`): every label.
+        case any
+        /// A PKCS#7 receipt: `PKCS7` (`openssl pkcs7`) or `CMS` (`openssl cms`).
+        case receipt
+        case certificate
+
+        var pemLabels: Set<String>? {
+            switch self {
+            case .any: return nil
+            case .receipt: return ["PKCS7", "CMS"]
+            case .certificate: return ["CERTIFICATE"]
+            }
+        }
+    }
+
     enum Failure: Error, CustomStringConvertible {
         case unreadable(String, String)
         case empty(String)
+        /// PEM text that is not one block of a label the subcommand takes.
+        case badPEM(String, PEMError)
 
         var description: String {
             switch self {
             case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
             case .empty(let name): return "\(name) is empty"
+            case .badPEM(let name, let error): return "\(name): \(error)"
             }
+        }
+
+        /// The exit status: malformed input for bad PEM, else a read error.
+        var exit: ForgeExit {
+            if case .badPEM = self { return .malformedInput }
+            return .ioError
         }
     }
 
     /// Reads `path` (not `-`), or returns nil when no file exists there; a file that
     /// exists but cannot be read throws.
-    static func ifPresent(_ path: String) throws(Failure) -> InputFile? {
+    static func ifPresent(_ path: String, content: Content) throws(Failure) -> InputFile? {
         let raw: [UInt8]?
         do throws(FileReadError) {
             raw = try FileReading.contents(atPath: path)
@@ -30,42 +58,47 @@ struct InputFile {
             throw .unreadable(path, error.reason)
         }
         guard let raw else { return nil }
-        return try InputFile(name: path, raw: raw)
+        return try InputFile(name: path, raw: raw, content: content)
     }
 
     /// Reads `path` for a subcommand, or prints why it cannot (prefixed with
     /// `context`, e.g. `forge dump` or `forge verify: --root`) and exits with
-    /// `ForgeExit.ioError`.
-    static func load(_ path: String, context: String) throws -> InputFile {
+    /// `ForgeExit.ioError` (`ForgeExit.malformedInput` for bad PEM).
+    static func load(_ path: String, content: Content, context: String) throws -> InputFile {
         do {
-            return try InputFile(path: path)
+            return try InputFile(path: path, content: content)
         } catch {
             printError("\(context): \(error)")
-            throw ForgeExit.ioError.code
+            throw error.exit.code
         }
     }
 
-    init(path: String) throws(Failure) {
+    init(path: String, content: Content) throws(Failure) {
         if path == "-" {
-            try self.init(name: "standard input", raw: Array(FileHandle.standardInput.readDataToEndOfFile()))
+            try self.init(name: "standard input", raw: Array(FileHandle.standardInput.readDataToEndOfFile()), content: content)
         } else {
-            guard let file = try InputFile.ifPresent(path) else { throw .unreadable(path, "no such file") }
+            guard let file = try InputFile.ifPresent(path, content: content) else { throw .unreadable(path, "no such file") }
             self = file
         }
     }
 
-    init(name: String, raw: [UInt8]) throws(Failure) {
+    init(name: String, raw: [UInt8], content: Content) throws(Failure) {
         guard !raw.isEmpty else { throw .empty(name) }
         self.name = name
-        bytes = InputFile.decodeTextForms(raw) ?? raw
+        do throws(PEMError) {
+            bytes = try InputFile.decodeTextForms(raw, content: content) ?? raw
+        } catch {
+            throw .badPEM(name, error)
+        }
     }
 
     /// The decoded bytes if `raw` is PEM or base64 text, else nil.
-    static func decodeTextForms(_ raw: [UInt8]) -> [UInt8]? {
+    static func decodeTextForms(_ raw: [UInt8], content: Content) throws(PEMError) -> [UInt8]? {
         guard raw.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }),
-              var text = String(bytes: raw, encoding: .ascii) else { return nil }
-        if text.hasPrefix("-----BEGIN") {
-            text = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
+              let text = String(bytes: raw, encoding: .ascii) else { return nil }
+        if PEM.hasBlock(text) {
+            guard let labels = content.pemLabels else { return try PEM.decode(text).der }
+            return try PEM.decode(text, labels: labels).der
         }
         let compact = text.filter { !$0.isWhitespace }
         guard !compact.isEmpty, let data = Data(base64Encoded: compact) else { return nil }

@@ -45,11 +45,8 @@ struct JWSMintCommand: ParsableCommand {
               forge jws --all --bundle-id com.example.app --now 2027-01-01T00:00:00Z
             """)
 
-    @Option(name: .customLong("case"), help: ArgumentHelp("A case to mint (repeatable; see `forge jws list`).", valueName: "NAME"))
-    var cases: [String] = []
-
-    @Flag(help: "Mint every case and replace the whole tree.")
-    var all = false
+    @OptionGroup
+    var selection: CaseSelection<JWSCase>
 
     @Option(help: "Output directory.")
     var out = "Fixtures/storekit2"
@@ -64,30 +61,14 @@ struct JWSMintCommand: ParsableCommand {
     @OptionGroup(title: "Your app (bundle id and version apply to JWS)")
     var appOptions: AppOptions
 
-    func validate() throws {
-        if all == !cases.isEmpty {
-            throw ValidationError("give either --all or --case NAME (see `forge jws list`)")
-        }
-        for name in cases where JWSCase.named(name) == nil {
-            throw ValidationError("unknown case '\(name)'; valid cases: \(JWSCase.catalogue.map(\.id).joined(separator: ", "))")
-        }
-    }
-
     func run() throws {
         let forge = JWSForge(app: try appOptions.description(context: "forge jws"), settings: try reference.settings(),
                              appAppleId: appAppleId ?? JWSForge.defaultAppAppleId)
-        let selected = all ? JWSCase.catalogue : cases.compactMap(JWSCase.named)
+        let selected = try selection.cases()
         let report = try forge.writeFixtures(selected, to: URL(fileURLWithPath: out), context: "forge jws")
         report.printNotes()
         printError("forge jws: wrote \(selected.count) StoreKit 2 case\(selected.count == 1 ? "" : "s") into "
                    + URL(fileURLWithPath: out).standardizedFileURL.path)
-    }
-}
-
-extension JWSForge {
-    /// `write` for a subcommand (see `writingFixtures`).
-    func writeFixtures(_ cases: [JWSCase], to directory: URL, context: String) throws -> OutputTree.Report {
-        try writingFixtures(context: context) { try write(cases, to: directory) }
     }
 }
 

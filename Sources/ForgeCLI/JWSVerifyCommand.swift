@@ -71,7 +71,7 @@ struct JWSVerifyCommand: ParsableCommand {
     func run() throws {
         var anchors: [[UInt8]] = []
         for path in roots {
-            let file = try InputFile.load(path, context: "forge jws verify: --root")
+            let file = try InputFile.load(path, content: .certificate, context: "forge jws verify: --root")
             do throws(CertificateError) {
                 _ = try Certificate(file.bytes, rules: .der, keyAlgorithms: .rsaAndP256)
             } catch {

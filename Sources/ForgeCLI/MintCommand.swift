@@ -38,11 +38,8 @@ struct MintCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("case"), help: "A case to mint (repeatable). See `forge list`.")
-    var cases: [String] = []
-
-    @Flag(help: "Mint every case of the catalogue and replace the whole output tree.")
-    var all = false
+    @OptionGroup
+    var selection: CaseSelection<ForgeCase>
 
     @Option(help: "Output directory.")
     var out = "Fixtures"
@@ -59,19 +56,9 @@ struct MintCommand: ParsableCommand {
     /// `forge --all` also writes the StoreKit 2 cases (`forge jws --all`) into DIR/storekit2.
     static let storeKit2Folder = "storekit2"
 
-    func validate() throws {
-        if all == !cases.isEmpty {
-            throw ValidationError("give either --all or --case NAME (see `forge list`)")
-        }
-        for name in cases where ForgeCase.named(name) == nil {
-            let names = ForgeCase.catalogue.map(\.id).joined(separator: ", ")
-            throw ValidationError("unknown case '\(name)'; valid cases: \(names)")
-        }
-    }
-
     func run() throws {
         let forge = Forge(app: try appOptions.description(context: "forge"), settings: try reference.settings())
-        let selected = all ? ForgeCase.catalogue : cases.compactMap(ForgeCase.named)
+        let selected = try selection.cases()
         let started = Date()
         var minted: [MintedCase] = []
         let report = try forge.writeFixtures(selected, to: URL(fileURLWithPath: out), context: "forge") { result in
@@ -85,7 +72,7 @@ struct MintCommand: ParsableCommand {
         var notes = report
         notes.kept.removeAll { $0.hasPrefix(MintCommand.storeKit2Folder + "/") }
         if !quiet { notes.printNotes() }
-        if all {
+        if selection.all {
             let storeKit2 = URL(fileURLWithPath: out).appendingPathComponent(MintCommand.storeKit2Folder)
             let jwsForge = JWSForge(app: forge.app, settings: forge.settings)
             try jwsForge.writeFixtures(JWSCase.catalogue, to: storeKit2, context: "forge").printNotesIfLoud(quiet)

@@ -75,7 +75,7 @@ struct MutateCommand: ParsableCommand {
         if let caseName, let forgeCase = ForgeCase.named(caseName) {
             source = .forgeCase(forgeCase)
         } else {
-            let input = try InputFile.load(receipt ?? "-", context: "forge mutate")
+            let input = try InputFile.load(receipt ?? "-", content: .receipt, context: "forge mutate")
             source = .receipt(bytes: input.bytes, name: (input.name as NSString).lastPathComponent)
         }
         let batch: MutantBatch

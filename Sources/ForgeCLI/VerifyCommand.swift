@@ -128,7 +128,7 @@ struct VerifyCommand: ParsableCommand {
         let verdict: Verdict
         var bytes: [UInt8]?
         do {
-            if let input = path == "-" ? try InputFile(path: path) : try InputFile.ifPresent(path) {
+            if let input = path == "-" ? try InputFile(path: path, content: .receipt) : try InputFile.ifPresent(path, content: .receipt) {
                 bytes = input.bytes
                 verdict = validator.validate(input.bytes, now: clockTime)
             } else {
@@ -137,7 +137,7 @@ struct VerifyCommand: ParsableCommand {
         } catch let error as InputFile.Failure {
             guard case .empty = error else {
                 printError("forge verify: \(error)")
-                throw ForgeExit.ioError.code
+                throw error.exit.code
             }
             verdict = validator.validate([], now: clockTime)
         } catch {

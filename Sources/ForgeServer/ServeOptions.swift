@@ -35,9 +35,9 @@ public struct ServeOptions: Sendable {
     }
 
     /// Certs/root.cer, the committed test CA the forge's App Store receipts chain to.
-    public static let committedRoot = committed(CertificateAuthority.committed.root.certificate)
+    public static let committedRoot = committed(ReceiptAuthority.committed.root.certificate)
     /// Certs/storekit.cer, the committed "StoreKit Testing" certificate of Xcode-style receipts.
-    public static let committedStoreKit = committed(CertificateAuthority.committed.storeKit.certificate)
+    public static let committedStoreKit = committed(ReceiptAuthority.committed.storeKit.certificate)
 
     private static func committed(_ der: [UInt8]) -> Certificate {
         do {

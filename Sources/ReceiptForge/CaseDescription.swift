@@ -90,8 +90,8 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         expected = Expected(forgeCase.expected)
         tags = forgeCase.tags
         importance = forgeCase.importance
-        self.receipt = file == nil ? nil : "\(forgeCase.id)/receipt"
-        receiptBase64 = file == nil ? nil : "\(forgeCase.id)/receipt.b64"
+        self.receipt = forgeCase.receiptPath
+        receiptBase64 = forgeCase.receiptPath.map { $0 + ".b64" }
         receiptSHA256 = file.map { lowercaseHex(DigestAlgorithm.sha256.digest($0)) }
         var productIds: [String] = []
         for purchase in receipt.inAppPurchases {
@@ -200,19 +200,19 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
 
     public static let currentVersion = 1
 
-    public init(cases: [MintedCase], settings: ForgeSettings, app: AppDescription = .example) {
+    /// The manifest of a tree minted from `cases` (the catalogue) with `settings` for `app`.
+    public init(cases: [ForgeCase], settings: ForgeSettings, app: AppDescription = .example) {
         version = ForgeManifest.currentVersion
         generator = "receipt-forge"
         self.app = App(app)
         now = ReceiptDate(secondsSince1970: settings.now).text
         seed = settings.seed
-        trustAnchor = "Certs/root.cer"
+        trustAnchor = Forge.rootPath
         reasons = VerdictReason.allCases
-        self.cases = cases.map { minted in
-            Entry(id: minted.forgeCase.id, description: minted.forgeCase.summary,
-                  expected: minted.description.expected, tags: minted.forgeCase.tags,
-                  importance: minted.forgeCase.importance, receipt: minted.description.receipt,
-                  caseFile: "\(minted.forgeCase.id)/case.json")
+        self.cases = cases.map { forgeCase in
+            Entry(id: forgeCase.id, description: forgeCase.summary, expected: CaseDescription.Expected(forgeCase.expected),
+                  tags: forgeCase.tags, importance: forgeCase.importance, receipt: forgeCase.receiptPath,
+                  caseFile: "\(forgeCase.id)/case.json")
         }
     }
 }

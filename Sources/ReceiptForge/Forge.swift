@@ -56,51 +56,44 @@ public struct MintedCase: Sendable {
     public var expected: VerdictReason { forgeCase.expected }
 }
 
+extension MintedCase: MintedFixture {
+    public var caseFiles: [(name: String, contents: [UInt8])] { receipt.map(receiptFiles) ?? [] }
+}
+
+/// A receipt file as a case folder holds it: `receipt` (binary, the file name apps read)
+/// and `receipt.b64` (base64 and a newline, as sent to a server).
+public func receiptFiles(_ receipt: [UInt8]) -> [(name: String, contents: [UInt8])] {
+    [("receipt", receipt), ("receipt.b64", Array((Data(receipt).base64EncodedString() + "\n").utf8))]
+}
+
 /// Mints the case catalogue with a certificate authority.
-public struct Forge: Sendable {
-    public let authority: CertificateAuthority
+public struct Forge: FixtureForge {
+    public let authority: ReceiptAuthority
     public let settings: ForgeSettings
     /// The app every case is minted for.
     public let app: AppDescription
 
-    public init(app: AppDescription = .example, authority: CertificateAuthority = .committed,
+    public init(app: AppDescription = .example, authority: ReceiptAuthority = .committed,
                 settings: ForgeSettings = ForgeSettings()) {
         self.app = app
         self.authority = authority
         self.settings = settings
     }
 
-    /// Trust anchors written under `Certs/` in the output tree, by file name (DER `.cer`
-    /// and, for `openssl cms -CAfile`, PEM).
+    /// The trust anchors of App Store receipts and of the Xcode case.
+    public static let rootPath = "Certs/root.cer"
+    public static let storeKitPath = "Certs/storekit.cer"
+
+    /// The trust anchors written into every tree, by path: DER `.cer` and, for
+    /// `openssl cms -CAfile`, PEM.
     public var anchors: [String: [UInt8]] {
-        ["root.cer": authority.root.certificate, "root.pem": Array(pem(authority.root.certificate, label: "CERTIFICATE").utf8),
-         "storekit.cer": authority.storeKit.certificate,
-         "storekit.pem": Array(pem(authority.storeKit.certificate, label: "CERTIFICATE").utf8)]
+        [Forge.rootPath: authority.root.certificate,
+         "Certs/root.pem": Array(PEM.encode(authority.root.certificate, label: "CERTIFICATE").utf8),
+         Forge.storeKitPath: authority.storeKit.certificate,
+         "Certs/storekit.pem": Array(PEM.encode(authority.storeKit.certificate, label: "CERTIFICATE").utf8)]
     }
 
-    public func mintAll() throws -> [MintedCase] {
-        try ForgeCase.catalogue.map(mint)
-    }
-
-    /// Mints `cases` (default: the whole catalogue) and writes them as a fixture tree
-    /// into `directory`, with `manifest.json` and the anchors under `Certs/`. The whole
-    /// catalogue replaces the forge's tree there (see `OutputTree` for what it may
-    /// touch); fewer cases update only their own folders. The manifest always describes
-    /// the whole catalogue, so every case is minted, once; `progress` sees the ones
-    /// written, in catalogue order. Minting errors are thrown as they come, write errors
-    /// as `OutputError`.
-    @discardableResult
-    public func write(_ cases: [ForgeCase] = ForgeCase.catalogue, to directory: URL,
-                      progress: (MintedCase) -> Void = { _ in }) throws -> OutputTree.Report {
-        let ids = Set(cases.map(\.id))
-        let everything = try mintAll()
-        let minted = everything.filter { ids.contains($0.id) }
-        minted.forEach(progress)
-        let files = try minted.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: self, cases: everything)
-        let tree = OutputTree(directory: directory, ownership: .fixtures)
-        return minted.count == everything.count ? try tree.replaceTree(with: files)
-                                                : try tree.update(with: files, replacing: minted.map(\.id))
-    }
+    public var manifest: ForgeManifest { ForgeManifest(cases: ForgeCase.catalogue, settings: settings, app: app) }
 
     public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {
         let recipe = forgeCase.recipe
@@ -143,7 +136,7 @@ public struct Forge: Sendable {
         default: file = container
         }
 
-        let anchor = xcode ? "Certs/storekit.cer" : "Certs/root.cer"
+        let anchor = xcode ? Forge.storeKitPath : Forge.rootPath
         let description = CaseDescription(
             forgeCase: forgeCase, app: app, receipt: receipt, file: file, settings: settings,
             trustAnchor: anchor, digest: digest, signatureAlgorithm: signatureAlgorithm, layout: layout,
@@ -155,7 +148,7 @@ public struct Forge: Sendable {
     }
 
     /// The signer and the certificates (in file order) for a recipe.
-    package func chain(for recipe: Recipe, creation: Int64) throws -> (SigningIdentity, [[UInt8]]) {
+    package func chain(for recipe: Recipe, creation: Int64) throws -> (SigningIdentity<RSAPrivateKey>, [[UInt8]]) {
         let ca = authority
         if recipe.style == .xcode { return (ca.storeKit, [ca.storeKit.certificate]) }
         let day: Int64 = 86_400
@@ -169,7 +162,7 @@ public struct Forge: Sendable {
             return (ca.leaf, [ca.leaf.certificate, ca.root.certificate])
         case .unrelatedRoot:
             let intermediate = try ca.intermediate(issuedBy: ca.unrelatedRoot,
-                                                   issuerName: CertificateAuthority.unrelatedRootName, serial: 0x101)
+                                                   issuerName: ca.profile.unrelatedRoot.name, serial: 0x101)
             return (ca.leaf, [ca.leaf.certificate, intermediate, ca.unrelatedRoot.certificate])
         case .leafExpiredAfterCreation, .leafExpiredBeforeCreation, .leafWithoutMarker:
             let notBefore = ASN1Time(secondsSince1970: creation - 365 * day)
@@ -182,7 +175,7 @@ public struct Forge: Sendable {
             case .leafExpiredBeforeCreation:
                 (notAfter, serial) = (ASN1Time(secondsSince1970: creation - day), 0x103)
             default:
-                (notAfter, serial) = (CertificateAuthority.caNotAfter, 0x104)
+                (notAfter, serial) = (AuthorityProfile.caNotAfter, 0x104)
             }
             let leafCertificate = try ca.leaf(serial: serial, notBefore: notBefore, notAfter: notAfter,
                                               marker: recipe.chain != .leafWithoutMarker)

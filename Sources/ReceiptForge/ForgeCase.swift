@@ -17,7 +17,7 @@ public enum OpenSSLOutcome: String, Sendable, Codable, CaseIterable {
 
 /// One entry of the case catalogue: the single declarative table that drives the
 /// forge, the manifest and the tests.
-public struct ForgeCase: Sendable {
+public struct ForgeCase: FixtureCase {
     public let id: String
     /// One line: what the receipt is and why a validator must say what it should.
     public let summary: String
@@ -42,9 +42,8 @@ public struct ForgeCase: Sendable {
 
     public var platform: Platform { recipe.platform }
     public var hasFile: Bool { recipe.damage != .noFile }
-
-    /// The case named `id`, or nil.
-    public static func named(_ id: String) -> ForgeCase? { catalogue.first { $0.id == id } }
+    /// `ID/receipt` in the tree, or nil for the case without a file.
+    public var receiptPath: String? { hasFile ? "\(id)/receipt" : nil }
 
     /// Every case, in the order they are listed and minted.
     public static let catalogue: [ForgeCase] = [

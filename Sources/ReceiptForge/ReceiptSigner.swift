@@ -21,14 +21,14 @@ public struct ReceiptSigner: Sendable {
         case berNestedOctetString = "ber-nested-octet-string"
     }
 
-    public var signer: SigningIdentity
+    public var signer: SigningIdentity<RSAPrivateKey>
     public var certificates: [[UInt8]]
     public var digest: DigestAlgorithm
     /// `rsaEncryption` (App Store) or `sha256WithRSAEncryption` (most Xcode receipts).
     public var signatureAlgorithm: OID
     public var layout: Layout
 
-    public init(signer: SigningIdentity, certificates: [[UInt8]], digest: DigestAlgorithm = .sha256,
+    public init(signer: SigningIdentity<RSAPrivateKey>, certificates: [[UInt8]], digest: DigestAlgorithm = .sha256,
                 signatureAlgorithm: OID = .rsaEncryption, layout: Layout = .definite) {
         self.signer = signer
         self.certificates = certificates
@@ -38,7 +38,7 @@ public struct ReceiptSigner: Sendable {
     }
 
     /// The signed receipt file for `payload`.
-    public func sign(_ payload: [UInt8]) throws(RSAPrivateKey.Failure) -> [UInt8] {
+    public func sign(_ payload: [UInt8]) throws(KeyError) -> [UInt8] {
         let signature = try signer.key.sign(payload, digest: digest)
         return container(payload: payload, signature: signature)
     }

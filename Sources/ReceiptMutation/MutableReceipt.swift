@@ -121,7 +121,7 @@ public struct MutableReceipt: Sendable, Hashable {
     /// The receipt file: the payload in a container signed by `authority`'s leaf, with
     /// its leaf, intermediate and root, so that the signature and chain verify. A bare
     /// payload gives the payload itself.
-    public func file(signedBy authority: CertificateAuthority) throws(RSAPrivateKey.Failure) -> [UInt8] {
+    public func file(signedBy authority: ReceiptAuthority) throws(KeyError) -> [UInt8] {
         guard let container else { return payload }
         let chain = [authority.leaf.certificate, authority.intermediate.certificate, authority.root.certificate]
         let signer = ReceiptSigner(signer: authority.leaf, certificates: container.reversedChain ? chain.reversed() : chain,

@@ -18,12 +18,18 @@ import ReceiptForge
 /// was changed. The same source, seed and count give byte-identical trees.
 public struct MutantBatch: Sendable {
     /// One mutant.
-    public struct Mutant: Sendable {
+    public struct Mutant: MintedFixture {
         public let id: String
         public let file: [UInt8]
         public let payload: [UInt8]
         public let record: MutationRecord
         public let description: CaseDescription
+
+        /// `receipt`, `receipt.b64` and `mutation.json`.
+        public var caseFiles: [(name: String, contents: [UInt8])] {
+            // A record of plain values always encodes.
+            receiptFiles(file) + [("mutation.json", try! forgeJSON(record))]
+        }
     }
 
     /// `mutation.json`.
@@ -202,23 +208,14 @@ public struct MutantBatch: Sendable {
     /// The tree: per mutant `ID/receipt`, `ID/receipt.b64`, `ID/case.json`,
     /// `ID/mutation.json`; then `manifest.json` and the anchors under `Certs/`.
     public func files() throws -> [(String, [UInt8])] {
-        var files: [(String, [UInt8])] = []
         var manifest = ForgeManifest(cases: [], settings: forge.settings, app: forge.app)
-        for mutant in mutants {
-            files.append(("\(mutant.id)/receipt", mutant.file))
-            files.append(("\(mutant.id)/receipt.b64", Array((Data(mutant.file).base64EncodedString() + "\n").utf8)))
-            files.append(("\(mutant.id)/case.json", try forgeJSON(mutant.description)))
-            files.append(("\(mutant.id)/mutation.json", try forgeJSON(mutant.record)))
-            manifest.cases.append(ForgeManifest.Entry(
+        manifest.cases = mutants.map { mutant in
+            ForgeManifest.Entry(
                 id: mutant.id, description: mutant.description.description, expected: mutant.description.expected,
                 tags: mutant.description.tags, importance: mutant.description.importance,
-                receipt: mutant.description.receipt, caseFile: "\(mutant.id)/case.json"))
+                receipt: mutant.description.receipt, caseFile: "\(mutant.id)/case.json")
         }
-        files.append(("manifest.json", try forgeJSON(manifest)))
-        for (name, certificate) in forge.anchors.sorted(by: { $0.key < $1.key }) {
-            files.append(("Certs/\(name)", certificate))
-        }
-        return files
+        return try mutants.flatMap { try $0.files() } + sharedTreeFiles(manifest: manifest, anchors: forge.anchors)
     }
 
     /// Writes the tree into `directory` (replacing a tree the forge wrote there; see

@@ -1,3 +1,4 @@
+import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
 import StoreKit2Verifier
@@ -6,7 +7,7 @@ import StoreKit2Verifier
 /// up, and the status Apple's `SignedDataVerifier` gives it. The catalogue drives the
 /// forge (`forge jws`), the tests (our `JWSVerifier` and Apple's library must both
 /// give `expected`) and the README's table.
-public struct JWSCase: Sendable, Hashable {
+public struct JWSCase: FixtureCase, Hashable {
     /// What the payload is.
     public enum Content: Sendable, Hashable {
         case transaction
@@ -80,8 +81,6 @@ public struct JWSCase: Sendable, Hashable {
 
     /// `signed.jws`, or `notification.json` (`{"signedPayload": …}`) for notifications.
     public var fileName: String { kind == .notification ? "notification.json" : "signed.jws" }
-
-    public static func named(_ id: String) -> JWSCase? { catalogue.first { $0.id == id } }
 
     public static let catalogue: [JWSCase] = [
         // Genuine data.

@@ -129,7 +129,7 @@ extension JWSForge {
     }
 
     /// A notification's `signedPayload`, its nested JWS genuine.
-    package func notification(_ jwsCase: JWSCase, environment: JWSEnvironment) throws(RSAPrivateKey.Failure) -> String {
+    package func notification(_ jwsCase: JWSCase, environment: JWSEnvironment) throws(KeyError) -> String {
         var payload = ResponseBodyV2DecodedPayload()
         payload.notificationUUID = uuid("notification:\(jwsCase.id)")
         payload.version = "2.0"

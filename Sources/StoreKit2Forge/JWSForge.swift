@@ -5,13 +5,17 @@ import ReceiptVerifier
 import StoreKit2
 import AppInput
 import ForgeCA
+import ForgeSupport
 import ReceiptForge
 import StoreKit2Verifier
 
 /// Mints the StoreKit 2 cases: payloads for the app, signed ES256 with the JWS CA's
 /// leaf (deterministic RFC 6979 nonces), then broken as each case says.
 /// The same app, settings and CA always give byte-identical files.
-public struct JWSForge: Sendable {
+///
+/// Its tree (`forge jws`, default `Fixtures/storekit2`): per case `NAME/signed.jws` or
+/// `NAME/notification.json` and `NAME/case.json`; `manifest.json`; the roots under `Certs/`.
+public struct JWSForge: FixtureForge {
     public let app: AppDescription
     public let settings: ForgeSettings
     public let authority: JWSAuthority
@@ -33,13 +37,19 @@ public struct JWSForge: Sendable {
     public var anchors: [String: [UInt8]] {
         [JWSForge.rootPath: authority.root.certificate,
          "Certs/jws-unrelated-root.cer": authority.unrelatedRoot.certificate,
-         "Certs/jws-xcode.cer": authority.xcode.certificate]
+         "Certs/jws-xcode.cer": authority.storeKit.certificate]
+    }
+
+    public var manifest: JWSManifest {
+        JWSManifest(now: settings.now, seed: settings.seed, bundleId: app.bundleID, appAppleId: appAppleId,
+                    rootCertificate: JWSForge.rootPath,
+                    cases: JWSCase.catalogue.map { .init(id: $0.id, kind: $0.kind, file: $0.fileName, expectedStatus: $0.expected) })
     }
 
     /// `signedDate` of every case, in milliseconds: the receipts' creation date.
     public var signedDate: Int64 { settings.creationDate * 1000 + 123 }
 
-    public func mint(_ jwsCase: JWSCase) throws(RSAPrivateKey.Failure) -> MintedJWS {
+    public func mint(_ jwsCase: JWSCase) throws(KeyError) -> MintedJWS {
         let payloadEnvironment: JWSEnvironment = {
             if case .payloadEnvironment(let environment) = jwsCase.flaw { return environment }
             if case .xcode = jwsCase.flaw { return .xcode }
@@ -75,7 +85,7 @@ public struct JWSForge: Sendable {
     // MARK: Signing and breaking
 
     /// The compact JWS of `payload` for `flaw`.
-    package func sign(_ payload: [UInt8], flaw: JWSCase.Flaw, serial: UInt64) throws(RSAPrivateKey.Failure) -> String {
+    package func sign(_ payload: [UInt8], flaw: JWSCase.Flaw, serial: UInt64) throws(KeyError) -> String {
         let genuine = [authority.leaf.x5c, authority.intermediate.x5c, authority.root.x5c]
         var header = JWSHeader(alg: "ES256", x5c: genuine)
         var key = authority.leaf.key
@@ -85,8 +95,8 @@ public struct JWSForge: Sendable {
              .algNone, .hs256WithLeafPublicKey, .payloadNotAnObject, .expiredJWTClaim:
             break
         case .untrustedRoot:
-            let intermediate = try authority.intermediate(issuedBy: authority.unrelatedRoot, issuerName: JWSAuthority.unrelatedRootName,
-                                                          serial: serial)
+            let intermediate = try authority.intermediate(issuedBy: authority.unrelatedRoot,
+                                                          issuerName: authority.profile.unrelatedRoot.name, serial: serial)
             header.x5c = [authority.leaf.x5c, base64(intermediate), authority.unrelatedRoot.x5c]
         case .x5cCount(let count):
             header.x5c = Array((genuine + [authority.root.x5c]).prefix(count))
@@ -97,11 +107,11 @@ public struct JWSForge: Sendable {
         case .x5cThirdNotACertificate:
             header.x5c = [genuine[0], genuine[1], base64(Array("not a certificate".utf8))]
         case .certificateNotDER:
-            header.x5c = [base64(Array(pem(authority.leaf.certificate, label: "CERTIFICATE").utf8)), genuine[1], genuine[2]]
+            header.x5c = [base64(Array(PEM.encode(authority.leaf.certificate, label: "CERTIFICATE").utf8)), genuine[1], genuine[2]]
         case .leafWithoutMarker:
             header.x5c = [base64(try authority.leaf(serial: serial, marker: false)), genuine[1], genuine[2]]
         case .intermediateWithoutMarker:
-            let intermediate = try authority.intermediate(issuedBy: authority.root, issuerName: JWSAuthority.rootName,
+            let intermediate = try authority.intermediate(issuedBy: authority.root, issuerName: authority.profile.root.name,
                                                           serial: serial, marker: false)
             header.x5c = [genuine[0], base64(intermediate), genuine[2]]
         case .leafExpires(let offset):
@@ -112,8 +122,8 @@ public struct JWSForge: Sendable {
             let point = Array(key.key.publicKey.x963Representation)
             header.jwk = ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(point[1...32]), "y": Base64URL.encode(point[33...])]
         case .xcode:
-            header = JWSHeader(alg: "ES256", kid: "Apple_Xcode_Key", x5c: [authority.xcode.x5c])
-            key = authority.xcode.key
+            header = JWSHeader(alg: "ES256", kid: "Apple_Xcode_Key", x5c: [authority.storeKit.x5c])
+            key = authority.storeKit.key
         }
         if flaw == .algNone { header.alg = "none" }
         if flaw == .hs256WithLeafPublicKey { header.alg = "HS256" }
@@ -130,8 +140,10 @@ public struct JWSForge: Sendable {
         case .algNone:
             signature = []
         case .hs256WithLeafPublicKey:
-            // What a verifier that trusts `alg` would check: HMAC keyed with the PEM of the leaf's key.
-            let secret = SymmetricKey(data: Array(authority.leaf.key.key.publicKey.pemRepresentation.utf8))
+            // What a verifier that trusts `alg` would check: HMAC keyed with the PEM of the
+            // leaf's public key, as key libraries give it (without the file's final newline).
+            let publicKeyPEM = PEM.encode(authority.leaf.key.publicKeyInfo, label: "PUBLIC KEY").dropLast()
+            let secret = SymmetricKey(data: Array(publicKeyPEM.utf8))
             signature = Array(HMAC<SHA256>.authenticationCode(for: input, using: secret))
         case .derSignature:
             signature = try key.signDER(input)
@@ -159,11 +171,14 @@ public struct JWSForge: Sendable {
 }
 
 /// One minted StoreKit 2 case.
-public struct MintedJWS: Sendable {
+public struct MintedJWS: MintedFixture {
     public let jwsCase: JWSCase
     /// The compact JWS (for notifications: the `signedPayload`).
     public let jws: String
     /// The file's bytes: `signed.jws` or `notification.json`.
     public let file: [UInt8]
     public let description: JWSCaseDescription
+
+    public var id: String { jwsCase.id }
+    public var caseFiles: [(name: String, contents: [UInt8])] { [(jwsCase.fileName, file)] }
 }

@@ -149,19 +149,6 @@ final class ForgeLayoutTests: XCTestCase {
         }
     }
 
-    /// `Certs/` (what other projects embed) and the copy compiled into the forge are equal.
-    func testEmbeddedCAEqualsCertsFolder() throws {
-        let certs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Certs")
-        let committed = CertificateAuthority.committed
-        for (name, bytes) in committed.files {
-            let onDisk = try Data(contentsOf: certs.appendingPathComponent(name))
-            XCTAssertEqual(Array(onDisk), bytes, "Certs/\(name) differs from the embedded CA")
-        }
-        let loaded = try CertificateAuthority(directory: certs)
-        XCTAssertEqual(loaded.root.certificate, committed.root.certificate)
-        XCTAssertEqual(loaded.leaf.key.pem, committed.leaf.key.pem)
-    }
 }
 
 final class CertificateInputTests: XCTestCase {
@@ -179,12 +166,51 @@ final class CertificateInputTests: XCTestCase {
         }
     }
 
+    /// Each bad file is named, with what is wrong with it.
     func testIncompleteOrBadCAFilesAreRefused() throws {
-        var files = Minted.forge.authority.files
-        files["leaf.key.pem"] = nil
-        XCTAssertThrowsError(try CertificateAuthority(files: files))
-        files["leaf.key.pem"] = Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8)
-        XCTAssertThrowsError(try CertificateAuthority(files: files))
+        let files = Minted.forge.authority.files
+        func failure(_ change: (inout [String: [UInt8]]) -> Void) -> AuthorityFileError? {
+            var changed = files
+            change(&changed)
+            do throws(AuthorityFileError) {
+                _ = try ReceiptAuthority(.receipts, files: changed)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertNotNil(try? ReceiptAuthority(.receipts, files: files))
+        let certificatePEM = String(decoding: files["leaf.pem"]!, as: UTF8.self)
+
+        let missingKey = failure { $0["leaf.key.pem"] = nil }
+        XCTAssertEqual(missingKey?.file, "leaf.key.pem")
+        guard case .missing = missingKey?.problem else { return XCTFail("\(String(describing: missingKey))") }
+
+        let badKey = failure { $0["leaf.key.pem"] = Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8) }
+        guard case .key(let keyError) = badKey?.problem else { return XCTFail("\(String(describing: badKey))") }
+        XCTAssertEqual(keyError.code, .malformed)
+
+        let twoCertificates = failure { $0["leaf.pem"] = Array((certificatePEM + certificatePEM).utf8) }
+        XCTAssertEqual(twoCertificates?.file, "leaf.pem")
+        guard case .pem(.severalBlocks(2)) = twoCertificates?.problem else { return XCTFail("\(String(describing: twoCertificates))") }
+
+        let keyAsCertificate = failure { $0["leaf.pem"] = $0["leaf.key.pem"] }
+        guard case .pem(.wrongLabel(found: "PRIVATE KEY", _)) = keyAsCertificate?.problem else {
+            return XCTFail("\(String(describing: keyAsCertificate))")
+        }
+
+        let truncatedDER = failure {
+            $0["leaf.pem"] = nil
+            $0["leaf.cer"] = Array(files["leaf.cer"]!.dropLast())
+        }
+        XCTAssertEqual(truncatedDER?.file, "leaf.cer")
+        guard case .certificate = truncatedDER?.problem else { return XCTFail("\(String(describing: truncatedDER))") }
+
+        let neither = failure {
+            $0["leaf.pem"] = nil
+            $0["leaf.cer"] = nil
+        }
+        XCTAssertEqual(neither?.file, "leaf.pem")
         XCTAssertThrowsError(try RSAPrivateKey(pem: ""))
     }
 }

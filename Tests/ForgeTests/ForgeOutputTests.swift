@@ -17,7 +17,7 @@ final class ForgeOutputTests: XCTestCase {
     }
 
     func tree(_ forge: Forge, cases: [MintedCase]) throws -> [(String, [UInt8])] {
-        try cases.flatMap(OutputTree.files) + OutputTree.sharedFiles(forge: forge, cases: cases)
+        try forge.files(minted: cases)
     }
 
     func contents(of directory: URL) throws -> [String: [UInt8]] {
@@ -90,7 +90,7 @@ final class ForgeOutputTests: XCTestCase {
         let forge = Minted.forge
         try output.replaceTree(with: try tree(forge, cases: Minted.cases))
         let before = try contents(of: directory)
-        try output.update(with: try OutputTree.files(of: Minted.named("copied-device")), replacing: ["copied-device"])
+        try output.update(with: try Minted.named("copied-device").files(), replacing: ["copied-device"])
         XCTAssertEqual(try contents(of: directory), before)
     }
 

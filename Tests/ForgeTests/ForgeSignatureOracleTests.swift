@@ -51,7 +51,7 @@ final class ForgeSignatureOracleTests: XCTestCase {
     func testSignaturesAreOpenSSLsByteForByte() throws {
         let messages: [[UInt8]] = [[], Array("abc".utf8), (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }]
         var compared = 0
-        for (name, identity) in CertificateAuthority.committed.identities {
+        for (name, identity) in ReceiptAuthority.committed.identities {
             let openSSL = try OpenSSLKey(identity.key)
             XCTAssertEqual(identity.key.publicKeyInfo, openSSL.publicKeyInfo, name)
             for digest in DigestAlgorithm.allCases {
@@ -74,7 +74,7 @@ final class ForgeSignatureOracleTests: XCTestCase {
     /// The committed CA and every certificate in every case's receipt: each is issued
     /// by a certificate the forge holds or ships, under whose key OpenSSL verifies it.
     func testEveryCertificateTheForgeIssuedVerifiesWithOpenSSL() throws {
-        var certificates: [[UInt8]] = CertificateAuthority.committed.identities.map(\.1.certificate)
+        var certificates: [[UInt8]] = ReceiptAuthority.committed.identities.map(\.1.certificate)
         for minted in Minted.cases {
             guard let file = minted.receipt, let container = try? PKCS7SignedData(bytes: file) else { continue }
             for certificate in container.certificates where !certificates.contains(certificate) {
@@ -93,7 +93,7 @@ final class ForgeSignatureOracleTests: XCTestCase {
     /// `forge ca`: a fresh CA (keys from swift-crypto, certificates signed with BigNum)
     /// is a chain OpenSSL accepts, and a receipt its leaf signs verifies under its root.
     func testAFreshCertificateAuthorityVerifiesWithOpenSSL() throws {
-        let ca = try CertificateAuthority.generate()
+        let ca = try ReceiptAuthority.generate()
         let issuedBy = [(ca.root, ca.root), (ca.intermediate, ca.root), (ca.leaf, ca.intermediate),
                         (ca.unrelatedRoot, ca.unrelatedRoot), (ca.storeKit, ca.storeKit)]
         for (certificate, issuer) in issuedBy {
@@ -104,14 +104,14 @@ final class ForgeSignatureOracleTests: XCTestCase {
         let receipt = try ReceiptSigner(signer: ca.leaf, certificates: [ca.leaf.certificate, ca.intermediate.certificate])
             .sign(Array("a payload".utf8))
         XCTAssertEqual(openSSLOutcome(receipt, anchor: ca.root.certificate, at: Minted.forge.settings.creationDate), .verified)
-        XCTAssertEqual(openSSLOutcome(receipt, anchor: CertificateAuthority.committed.root.certificate,
+        XCTAssertEqual(openSSLOutcome(receipt, anchor: ReceiptAuthority.committed.root.certificate,
                                       at: Minted.forge.settings.creationDate), .chainInvalid)
     }
 
     /// Receipts signed with every digest, MD5 included, are correctly signed for OpenSSL
     /// (the verifier still refuses all but SHA-1 and SHA-256: see `DigestAllowListTests`).
     func testReceiptsSignedWithEveryDigestVerifyWithOpenSSL() throws {
-        let ca = CertificateAuthority.committed
+        let ca = ReceiptAuthority.committed
         let payload = try XCTUnwrap(try PKCS7SignedData(bytes: try XCTUnwrap(Minted.named("valid").receipt)).payload)
         for digest in DigestAlgorithm.allCases {
             let receipt = try ReceiptSigner(signer: ca.leaf, certificates: [ca.leaf.certificate, ca.intermediate.certificate],

@@ -181,15 +181,15 @@ final class OutputOwnershipTests: XCTestCase {
         XCTAssertEqual(try snapshot(directory), ["my-own.key.pem": "secret of mine"])
 
         // A CA folder from before `.forge-owned`, known by the forge's README heading.
-        try write(CertificateAuthority.readme, "README.md", in: directory)
+        try write(AuthorityDirectory.readme, "README.md", in: directory)
         try write("old root", "root.cer", in: directory)
         try write("old key", "root.key.pem", in: directory)
         let tree = OutputTree(directory: directory, ownership: .certificateAuthority)
-        let report = try tree.replaceTree(with: [("README.md", Array(CertificateAuthority.readme.utf8)), ("root.cer", [0x31])])
+        let report = try tree.replaceTree(with: [("README.md", Array(AuthorityDirectory.readme.utf8)), ("root.cer", [0x31])])
         XCTAssertEqual(report.kept, ["my-own.key.pem"])
         XCTAssertEqual(try snapshot(directory), [
             ".forge-owned": "# receipt-forge: the files below were written by the forge; it replaces or removes only these\nREADME.md\nroot.cer\n",
-            "README.md": CertificateAuthority.readme, "root.cer": "1", "my-own.key.pem": "secret of mine",
+            "README.md": AuthorityDirectory.readme, "root.cer": "1", "my-own.key.pem": "secret of mine",
         ], "the old key is gone with the old CA: never a mix of old and new keys")
     }
 

@@ -4,18 +4,19 @@ import Receipt
 import ReceiptForge
 import XCTest
 import ForgeCA
+import ForgeSupport
 
 /// The forge's RSA private key: PKCS#8 and PKCS#1 read with the BER module, bad keys
 /// refused with a code, and the CRT signature checked before it is returned.
 final class RSAPrivateKeyTests: XCTestCase {
     /// The committed leaf key: PKCS#8 PEM and DER.
-    static let leafPEM = CertificateAuthority.committed.leaf.key.pem
-    static var leafDER: [UInt8] { pemBody(Array(leafPEM.utf8))! }
+    static let leafPEM = ReceiptAuthority.committed.leaf.key.pem
+    static var leafDER: [UInt8] { try! PEM.decode(leafPEM, label: "PRIVATE KEY") }
 
     /// The nine INTEGERs of a PKCS#8 key's RSAPrivateKey (version, n, e, d, p, q, dP,
     /// dQ, qInv) as unsigned magnitudes.
     static func integers(ofPEM pem: String = leafPEM) throws -> [[UInt8]] {
-        var reader = BERReader(pemBody(Array(pem.utf8))!, rules: .der)
+        var reader = BERReader(try PEM.decode(pem, label: "PRIVATE KEY"), rules: .der)
         var integers: [[UInt8]] = []
         try reader.readSequence { (info: inout BERReader) throws(BERError) in
             _ = try info.readInt64()
@@ -50,15 +51,15 @@ final class RSAPrivateKeyTests: XCTestCase {
     }
 
     static func key(_ der: [UInt8], label: String = "PRIVATE KEY") throws -> RSAPrivateKey {
-        try RSAPrivateKey(pem: pem(der, label: label))
+        try RSAPrivateKey(pem: PEM.encode(der, label: label))
     }
 
-    func code(_ body: () throws -> Any) -> RSAPrivateKey.Failure.Code? {
+    func code(_ body: () throws -> Any) -> KeyError.Code? {
         do {
             _ = try body()
             return nil
         } catch {
-            return (error as? RSAPrivateKey.Failure)?.code
+            return (error as? KeyError)?.code
         }
     }
 
@@ -75,7 +76,7 @@ final class RSAPrivateKeyTests: XCTestCase {
         for digest in DigestAlgorithm.allCases {
             XCTAssertEqual(try pkcs1.sign(message, digest: digest), try pkcs8.sign(message, digest: digest), digest.rawValue)
         }
-        for (name, identity) in CertificateAuthority.committed.identities {
+        for (name, identity) in ReceiptAuthority.committed.identities {
             XCTAssertEqual(identity.key.publicKeyInfo.count, 294, name)  // RSA-2048 SubjectPublicKeyInfo
             XCTAssertNotNil(identity.certificate.firstRange(of: identity.key.publicKeyInfo), "\(name): SPKI in its certificate")
         }
@@ -91,24 +92,29 @@ final class RSAPrivateKeyTests: XCTestCase {
         huge[1] = [UInt8](repeating: 0xC3, count: 513)
         var negative = Self.pkcs1(integers)
         negative[negative.firstRange(of: [0x02, 0x82, 0x01, 0x01, 0x00])!.upperBound - 1] = 0xFF  // n's sign octet
-        let table: [(name: String, pem: String, code: RSAPrivateKey.Failure.Code)] = [
+        let table: [(name: String, pem: String, code: KeyError.Code)] = [
             ("empty", "", .notPEM),
             ("not base64", "-----BEGIN PRIVATE KEY-----\n@@@@\n-----END PRIVATE KEY-----\n", .notPEM),
             ("base64 of nothing useful", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", .malformed),
-            ("trailing byte", pem(Self.leafDER + [0], label: "PRIVATE KEY"), .malformed),
-            ("negative modulus", pem(negative, label: "RSA PRIVATE KEY"), .malformed),
-            ("eight INTEGERs", pem(Self.pkcs1(Array(integers.dropLast())), label: "RSA PRIVATE KEY"), .malformed),
-            ("ten INTEGERs", pem(Self.pkcs1(integers + [[1]]), label: "RSA PRIVATE KEY"), .malformed),
-            ("multi-prime version 1", pem(Self.pkcs1([[1]] + integers.dropFirst()), label: "RSA PRIVATE KEY"), .unsupported),
-            ("PKCS#8 version 2", pem(Self.pkcs8(Self.pkcs1(integers), version: 2), label: "PRIVATE KEY"), .unsupported),
-            ("an EC key algorithm", pem(Self.pkcs8(Self.pkcs1(integers), algorithm: AlgorithmIdentifier(oid: "1.2.840.10045.2.1")),
+            ("trailing byte", PEM.encode(Self.leafDER + [0], label: "PRIVATE KEY"), .malformed),
+            ("negative modulus", PEM.encode(negative, label: "RSA PRIVATE KEY"), .malformed),
+            ("eight INTEGERs", PEM.encode(Self.pkcs1(Array(integers.dropLast())), label: "RSA PRIVATE KEY"), .malformed),
+            ("ten INTEGERs", PEM.encode(Self.pkcs1(integers + [[1]]), label: "RSA PRIVATE KEY"), .malformed),
+            ("multi-prime version 1", PEM.encode(Self.pkcs1([[1]] + integers.dropFirst()), label: "RSA PRIVATE KEY"), .unsupported),
+            ("PKCS#8 version 2", PEM.encode(Self.pkcs8(Self.pkcs1(integers), version: 2), label: "PRIVATE KEY"), .unsupported),
+            ("an EC key algorithm", PEM.encode(Self.pkcs8(Self.pkcs1(integers), algorithm: AlgorithmIdentifier(oid: "1.2.840.10045.2.1")),
                                         label: "PRIVATE KEY"), .unsupported),
-            ("RSA without NULL parameters", pem(Self.pkcs8(Self.pkcs1(integers), algorithm: AlgorithmIdentifier(oid: .rsaEncryption, parameters: nil)),
+            ("RSA without NULL parameters", PEM.encode(Self.pkcs8(Self.pkcs1(integers), algorithm: AlgorithmIdentifier(oid: .rsaEncryption, parameters: nil)),
                                                 label: "PRIVATE KEY"), .unsupported),
-            ("encrypted PKCS#8", pem(encryptedShape(), label: "ENCRYPTED PRIVATE KEY"), .malformed),
-            ("even modulus", pem(Self.pkcs1(even), label: "RSA PRIVATE KEY"), .unsupported),
-            ("256-bit modulus", pem(Self.pkcs1(tiny), label: "RSA PRIVATE KEY"), .unsupported),
-            ("4104-bit modulus", pem(Self.pkcs1(huge), label: "RSA PRIVATE KEY"), .unsupported),
+            ("encrypted PKCS#8", PEM.encode(encryptedShape(), label: "ENCRYPTED PRIVATE KEY"), .unsupported),
+            ("even modulus", PEM.encode(Self.pkcs1(even), label: "RSA PRIVATE KEY"), .unsupported),
+            ("256-bit modulus", PEM.encode(Self.pkcs1(tiny), label: "RSA PRIVATE KEY"), .unsupported),
+            ("4104-bit modulus", PEM.encode(Self.pkcs1(huge), label: "RSA PRIVATE KEY"), .unsupported),
+            // The label says which structure the DER is, and one file holds one key.
+            ("PKCS#1 labelled PKCS#8", PEM.encode(Self.pkcs1(integers), label: "PRIVATE KEY"), .malformed),
+            ("PKCS#8 labelled PKCS#1", PEM.encode(Self.leafDER, label: "RSA PRIVATE KEY"), .malformed),
+            ("a certificate", PEM.encode(ReceiptAuthority.committed.leaf.certificate, label: "CERTIFICATE"), .unsupported),
+            ("two keys in one file", Self.leafPEM + ReceiptAuthority.committed.root.key.pem, .notPEM),
         ]
         for entry in table {
             XCTAssertEqual(code { try RSAPrivateKey(pem: entry.pem) }, entry.code, entry.name)
@@ -141,7 +147,7 @@ final class RSAPrivateKeyTests: XCTestCase {
         var oversizedCoefficient = integers
         oversizedCoefficient[8] = integers[4] + [0x01]  // qInv ≥ p
         var otherModulus = integers
-        otherModulus[1] = try Self.integers(ofPEM: CertificateAuthority.committed.root.key.pem)[1]
+        otherModulus[1] = try Self.integers(ofPEM: ReceiptAuthority.committed.root.key.pem)[1]
         for (name, parts) in [("dP and dQ swapped", swappedExponents), ("qInv off by one bit", flippedCoefficient),
                               ("qInv not below p", oversizedCoefficient), ("another key's modulus", otherModulus)] {
             let key = try Self.key(Self.pkcs1(parts), label: "RSA PRIVATE KEY")
@@ -166,7 +172,7 @@ final class RSAPrivateKeyTests: XCTestCase {
     /// digests) equals the project's own CRT on BigNum, byte for byte, for every key
     /// of the committed CA and every digest swift-crypto signs with.
     func testSwiftCryptoAndBigNumSignaturesAreTheSameBytes() throws {
-        let authority = CertificateAuthority.committed
+        let authority = ReceiptAuthority.committed
         for identity in [authority.root, authority.intermediate, authority.leaf, authority.storeKit] {
             for digest in [DigestAlgorithm.sha1, .sha256, .sha384, .sha512] {
                 for message in [[], Array("receipt".utf8), [UInt8](repeating: 0xA5, count: 1_000)] {

@@ -36,7 +36,7 @@ final class P256CertificateTests: XCTestCase {
                                                             signatureAlgorithm: .ecdsaWithSHA256).isValid)
         XCTAssertFalse(intermediate.publicKey.checkSignature(leaf.signature, message: leaf.tbsBytes,
                                                              signatureAlgorithm: .sha256WithRSAEncryption).isValid)
-        let rsaRoot = try Certificate(CertificateAuthority.committed.root.certificate, rules: .der)
+        let rsaRoot = try Certificate(ReceiptAuthority.committed.root.certificate, rules: .der)
         XCTAssertFalse(rsaRoot.publicKey.checkSignature(leaf.signature, message: leaf.tbsBytes,
                                                         signatureAlgorithm: .ecdsaWithSHA256).isValid)
         XCTAssertFalse(intermediate.publicKey.checkSignature(leaf.signature, message: leaf.tbsBytes, algorithm: .sha256).isValid,

@@ -11,7 +11,7 @@ import ForgeCA
 /// and where.
 final class HostileInputTests: XCTestCase {
     static let validator = ReceiptValidator(
-        anchors: try! ReceiptValidator.anchors(der: [CertificateAuthority.committed.root.certificate]),
+        anchors: try! ReceiptValidator.anchors(der: [ReceiptAuthority.committed.root.certificate]),
         options: .init(bundleIdentifier: "com.example.receiptforge", device: .skip), clock: { Fixtures.now })
 
     func testHostileInputsTable() throws {

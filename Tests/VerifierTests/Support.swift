@@ -12,7 +12,7 @@ import ForgeCA
 /// case's `case.json` lists.
 enum Fixtures {
     static let forge = Forge()
-    static let authority = CertificateAuthority.committed
+    static let authority = ReceiptAuthority.committed
     /// The reference "now" of every case (VPP expiry is compared with it).
     static let now = Date(timeIntervalSince1970: TimeInterval(forge.settings.now))
     static let creationDate = forge.settings.creationDate
@@ -25,8 +25,7 @@ enum Fixtures {
 
     /// The DER trust anchor a case names (`Certs/root.cer` or `Certs/storekit.cer`).
     static func anchorDER(_ description: CaseDescription) throws -> [UInt8] {
-        let name = (description.trustAnchor as NSString).lastPathComponent
-        return try XCTUnwrap(forge.anchors[name], "no anchor \(description.trustAnchor)")
+        try XCTUnwrap(forge.anchors[description.trustAnchor], "no anchor \(description.trustAnchor)")
     }
 
     static func options(_ description: CaseDescription) throws -> ReceiptValidator.Options {

@@ -230,7 +230,7 @@ struct CheckCommand: ParsableCommand {
 
     func loadKnownFailures(ids: Set<String>) throws -> KnownFailures {
         guard let knownFailures else { return KnownFailures() }
-        let input = try InputFile.load(knownFailures, context: "forge check: --known-failures")
+        let input = try InputFile.load(knownFailures, content: .any, context: "forge check: --known-failures")
         do {
             return try KnownFailures(text: String(decoding: input.bytes, as: UTF8.self), file: knownFailures, knownIDs: ids)
         } catch {
