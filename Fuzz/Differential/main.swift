@@ -30,8 +30,10 @@ struct Differential: ParsableCommand {
         if forge {
             let forge = Forge()
             for minted in try forge.mintAll() {
-                guard let receipt = minted.receipt,
-                      let anchor = forge.anchors[(minted.description.trustAnchor as NSString).lastPathComponent] else { continue }
+                guard let receipt = minted.receipt else { continue }  // `missing` has no file
+                guard let anchor = forge.anchors[minted.description.trustAnchor] else {
+                    throw ValidationError("case \(minted.forgeCase.id): no anchor \(minted.description.trustAnchor)")
+                }
                 sources.append(.init(name: minted.forgeCase.id, receipt: receipt, anchorDER: anchor,
                                      secondsSince1970: forge.settings.creationDate))
             }

@@ -13,9 +13,12 @@ private func LLVMFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, 
 /// (exported by the FuzzStructureAware module, which only those two link): the input
 /// is opened as a receipt file or payload, changed by one `ReceiptMutator` operation,
 /// encoded again and, for a file, signed again with the committed test CA, so most
-/// mutants carry a valid signature and reach the payload checks behind it. Inputs that
-/// do not parse, mutants larger than libFuzzer allows, and one call in eight go to
-/// libFuzzer's own byte mutation instead (it still finds the parser's bugs).
+/// mutants carry a valid signature and reach the payload checks behind it. One call in
+/// four edits a certificate of the receipt's SET instead (`CertificateSetMutator`: any
+/// certificate, used or not, field by field, lengths encoded again; the SET is not
+/// signed, so the signature stays valid). Inputs that do not parse, mutants larger than
+/// libFuzzer allows, and one call in eight go to libFuzzer's own byte mutation instead
+/// (it still finds the parser's bugs).
 public enum StructureAwareMutator {
     /// `LLVMFuzzerMutate` in a fuzzing build; in an ordinary build (tests) the input is
     /// left as it is.
@@ -29,6 +32,8 @@ public enum StructureAwareMutator {
     static let authority = ReceiptAuthority.committed
     /// One call in this many uses libFuzzer's byte mutation whatever the input.
     static let byteMutationShare = 8
+    /// One structure-aware call in this many edits a certificate of the SET.
+    static let certificateEditShare = 4
     /// `FUZZ_BYTE_MUTATION_ONLY=1`: every call goes to libFuzzer's byte mutation and
     /// the crossover declines: the baseline of the with/without comparison, same binary.
     static let byteMutationOnly = ProcessInfo.processInfo.environment["FUZZ_BYTE_MUTATION_ONLY"] == "1"
@@ -46,10 +51,17 @@ public enum StructureAwareMutator {
     public static func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32,
                               byteMutation: ByteMutation = libFuzzerMutate) -> Int {
         var random = DeterministicRandom(seed: UInt64(seed))
-        if !byteMutationOnly, random.int(in: 0..<byteMutationShare) != 0,
-           var receipt = parsed.receipt(Array(UnsafeBufferPointer(start: data, count: size))) {
-            _ = mutator.mutate(&receipt, operations: 1, random: &random)
-            if let written = write(receipt, to: data, maxSize) { return written }
+        if !byteMutationOnly, random.int(in: 0..<byteMutationShare) != 0 {
+            let input = Array(UnsafeBufferPointer(start: data, count: size))
+            if random.int(in: 0..<certificateEditShare) == 0 {
+                if let (bytes, _) = CertificateSetMutator.mutate(input, random: &random), bytes.count <= maxSize {
+                    bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: bytes.count) }
+                    return bytes.count
+                }
+            } else if var receipt = parsed.receipt(input) {
+                _ = mutator.mutate(&receipt, operations: 1, random: &random)
+                if let written = write(receipt, to: data, maxSize) { return written }
+            }
         }
         return byteMutation(data, size, maxSize)
     }
