@@ -76,17 +76,19 @@ final class PKCS7SignedDataTests: XCTestCase {
     }
 
     func testNonPKCS7InputGetsAReason() {
-        let cases: [([UInt8], String)] = [
-            ([], "empty"),
-            (Array("{\n\t\"signature\" = \"AA\";\n}".utf8), "iOS 6"),
-            (Array("<?xml version=\"1.0\"?><plist>".utf8), "iOS 6"),
-            (Array("MIIT".utf8), "base64"),
-            ([0x04, 0x00], "0x04"),
+        let cases: [([UInt8], NotPKCS7, String)] = [
+            ([], .empty, "the file is empty"),
+            (Array("{\n\t\"signature\" = \"AA\";\n}".utf8), .transactionReceipt, "iOS 6"),
+            (Array("<?xml version=\"1.0\"?><plist>".utf8), .transactionReceipt, "iOS 6"),
+            (Array("MIIT".utf8), .base64Text, "base64"),
+            ([0x04, 0x00], .firstByte(0x04), "the first byte is 0x04, not a SEQUENCE (0x30)"),
         ]
-        for (bytes, expected) in cases {
+        for (bytes, expected, words) in cases {
             XCTAssertThrowsError(try PKCS7SignedData(bytes: bytes)) { error in
-                guard case .notPKCS7(let reason)? = error as? ReceiptError else { return XCTFail("\(error)") }
-                XCTAssertTrue(reason.contains(expected), reason)
+                guard case .notPKCS7(let what)? = error as? ReceiptError else { return XCTFail("\(error)") }
+                XCTAssertEqual(what, expected)
+                // The words a user reads say the same.
+                XCTAssertTrue(what.description.contains(words), what.description)
             }
         }
     }
