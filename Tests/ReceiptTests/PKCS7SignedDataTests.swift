@@ -1,5 +1,6 @@
 import BER
 import Receipt
+import ReceiptForge
 import TestSupport
 import XCTest
 
@@ -46,11 +47,26 @@ final class PKCS7SignedDataTests: XCTestCase {
     /// swift-asn1's drip-feed: every strict prefix of a real receipt fails with a typed error.
     func testEveryStrictPrefixOfARealReceiptFailsCleanly() throws {
         for name in ["TPInAppReceipt__receipt-xcode.receipt", "AppReceiptValidator__hannes_mac_mindnode_receipt.receipt"] {
-            let bytes = try realReceipt(name)
-            for length in 0..<bytes.count {
-                XCTAssertThrowsError(try PKCS7SignedData(bytes: Array(bytes.prefix(length))), "\(name) \(length)") { error in
-                    XCTAssertTrue(error is ReceiptError, "\(name) prefix \(length): \(error)")
-                }
+            assertEveryStrictPrefixFails(try realReceipt(name), name)
+        }
+    }
+
+    /// The same on the forge's receipts, which every run has: DER App Store, BER
+    /// indefinite Xcode, and nested constructed OCTET STRINGs.
+    func testEveryStrictPrefixOfAForgeReceiptFailsCleanly() throws {
+        let forge = Forge()
+        for id in ["valid", "xcode-storekit", "nested-octet-string"] {
+            let bytes = try XCTUnwrap(try forge.mint(XCTUnwrap(ForgeCase.named(id))).receipt, id)
+            XCTAssertNoThrow(try PKCS7SignedData(bytes: bytes).decodeReceipt(), id)
+            assertEveryStrictPrefixFails(bytes, id)
+        }
+    }
+
+    private func assertEveryStrictPrefixFails(_ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        for length in 0..<bytes.count {
+            XCTAssertThrowsError(try PKCS7SignedData(bytes: Array(bytes.prefix(length))), "\(name) \(length)",
+                                 file: file, line: line) { error in
+                XCTAssertTrue(error is ReceiptError, "\(name) prefix \(length): \(error)", file: file, line: line)
             }
         }
     }
