@@ -191,22 +191,17 @@ final class CheckCommandTests: XCTestCase {
         let directory = try scratchDirectory()
         let log = directory.appendingPathComponent("log")
         let script = try harness("echo \"$$ $FORGE_RECEIPT\" >> \(log.path); sleep 30", in: directory)
-        let process = Process()
-        process.executableURL = ChildProcess.product("forge")
-        process.arguments = ["check", "--case", "valid", "--quiet", "--", script]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let check = try ChildProcess.start(ChildProcess.product("forge"), ["check", "--case", "valid", "--quiet", "--", script])
         let started = Date()
         while (try? String(contentsOf: log, encoding: .utf8))?.contains("\n") != true {
             XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the validator never started")
-            guard Date().timeIntervalSince(started) < 20 else { process.terminate(); return }
-            usleep(20_000)
+            guard Date().timeIntervalSince(started) < 20 else { return }  // `check` is killed when it goes
+            usleep(20_000)  // the validator writes the log: look again shortly
         }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        check.send(SIGTERM)
+        let exit = try check.waitForExit(within: .seconds(60))
         XCTAssertLessThan(Date().timeIntervalSince(started), 15, "stopped long before the validator's 30 s")
-        XCTAssertEqual(process.terminationStatus, 128 + SIGTERM)
+        XCTAssertEqual(exit.status, 128 + SIGTERM)
         let fields = try String(contentsOf: log, encoding: .utf8).split(separator: " ")
         let pid = try XCTUnwrap(Int32(fields[0]))
         XCTAssertFalse(Self.isRunning(pid), "the validator \(pid) still runs")
