@@ -102,6 +102,27 @@ final class CheckCommandTests: XCTestCase {
         for id in try Self.expectedVerdicts().keys { XCTAssertTrue(page.contains(">\(id)<"), id) }
     }
 
+    /// `forge verify --json` as the harness: its answer carries the decoded receipt (over
+    /// 64 KiB for `many-iaps`), and every case still passes with the reason compared.
+    func testTheProjectsOwnVerifierPassesEveryCaseAnsweringInJSON() throws {
+        let directory = try scratchDirectory()
+        let json = directory.appendingPathComponent("results.json")
+        let run = try check(["--strict-reasons", "--json", json.path],
+                            harness: [ChildProcess.product("forge").path, "verify", "{receipt}", "--root", "{root}",
+                                      "--bundle-id", "{bundle_id}", "--app-version", "{app_version}",
+                                      "--device-id", "{device_id}", "--now", "{now}", "--json"])
+        XCTAssertEqual(run.status, 0, run.standardOutput + run.standardError)
+        let expected = try Self.expectedVerdicts()
+        let rows = try results(json)
+        XCTAssertEqual(Set(rows.compactMap { $0["id"] as? String }), Set(expected.keys))
+        for row in rows {
+            XCTAssertEqual(row["outcome"] as? String, "pass", "\(row)")
+        }
+        // The large answer was read, not refused: many-iaps answered with its receipt.
+        let manyIAPs = try XCTUnwrap(rows.first { $0["id"] as? String == "many-iaps" })
+        XCTAssertEqual((manyIAPs["actual"] as? [String: Any])?["verdict"] as? String, "valid")
+    }
+
     /// Real `--json` output of every outcome validates against Schemas/check-results.schema.json.
     func testTheResultsFileMatchesItsSchema() throws {
         try PythonOracle.require(module: "jsonschema")
