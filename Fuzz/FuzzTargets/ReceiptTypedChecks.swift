@@ -225,7 +225,7 @@ public enum ReceiptTypedChecks {
         let text = error.description
         let named: Bool
         switch error {
-        case .notPKCS7(let reason): named = text.hasPrefix("not a PKCS#7 receipt: ") && text.hasSuffix(reason)
+        case .notPKCS7(let what): named = text.hasPrefix("not a PKCS#7 receipt: ") && text.hasSuffix(what.description)
         case .malformed(let ber):
             named = text.hasPrefix("malformed receipt: ") && text.contains(" at byte \(ber.offset)")
                 && (0...inputCount).contains(ber.offset)

@@ -8,9 +8,9 @@ import StrictJSON
 ///   as `forge verify` prints it),
 /// - or nothing, when its exit status says it: 0 valid, 1 invalid.
 /// Exit status 2 means it does not support the case (skipped). Any other status, an
-/// answer outside these forms, binary or oversized output is an error; death by a
-/// signal is a crash; still running at the timeout, a hang. Output is quoted in the
-/// report, never trusted.
+/// answer outside these forms, binary or oversized output (over 64 KiB; a JSON object
+/// over 16 MiB) is an error; death by a signal is a crash; still running at the
+/// timeout, a hang. Output is quoted in the report, never trusted.
 public enum HarnessAnswer {
     /// How the validator's process ended.
     public enum Ending: Sendable, Hashable {
@@ -29,10 +29,30 @@ public enum HarnessAnswer {
         case error(String)
     }
 
-    /// Standard output beyond this many bytes is not an answer.
+    /// Standard output beyond this many bytes is not an answer (unless it is a JSON object).
     public static let maximumOutput = 64 * 1024
 
-    /// Interprets the process's ending and the first `maximumOutput` bytes of its
+    /// A JSON object answer may take this many bytes: a validator may print what it
+    /// decoded beside its verdict (`forge verify --json` prints the whole receipt, 681 KB
+    /// for `many-iaps`). It is still read whole and parsed strictly; the bound keeps a
+    /// flood from filling memory.
+    public static let maximumJSONOutput = 16 * 1024 * 1024
+
+    /// How many bytes of standard output to keep, given its first bytes: a JSON
+    /// object's (or, while only whitespace has come, a possible one's) `maximumJSONOutput`,
+    /// any other answer's `maximumOutput`.
+    public static func outputLimit(forOutputStartingWith start: some Collection<UInt8>) -> Int {
+        switch start.first(where: { !isWhitespace($0) }) {
+        case UInt8(ascii: "{"), nil: return maximumJSONOutput
+        default: return maximumOutput
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Interprets the process's ending and the first `outputLimit` bytes of its
     /// standard output (`totalOutput` counts all of it).
     public static func interpret(_ ending: Ending, output: [UInt8], totalOutput: Int) -> Interpretation {
         switch ending {
@@ -54,9 +74,10 @@ public enum HarnessAnswer {
     }
 
     package static func answer(_ output: [UInt8], totalOutput: Int, status: Int32) -> Interpretation {
-        guard totalOutput <= maximumOutput else {
-            return .error("\(totalOutput) bytes of output, more than the \(maximumOutput / 1024) KiB an answer may take; "
-                          + "it starts \(quote(output))")
+        let isJSON = output.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{")
+        guard totalOutput <= (isJSON ? maximumJSONOutput : maximumOutput) else {
+            let limit = isJSON ? "\(maximumJSONOutput / (1024 * 1024)) MiB a JSON answer" : "\(maximumOutput / 1024) KiB an answer"
+            return .error("\(totalOutput) bytes of output, more than the \(limit) may take; it starts \(quote(output))")
         }
         guard let text = String(validating: output, as: UTF8.self),
               !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" || $0.value == 0x7F })

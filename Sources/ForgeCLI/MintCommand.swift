@@ -65,7 +65,7 @@ struct MintCommand: ParsableCommand {
             minted.append(result)
             if !quiet {
                 let size = result.receipt.map { "\($0.count) B" } ?? "no file"
-                printError("forged \(pad(result.id, 22)) \(pad(result.expected.rawValue, 22)) \(size)")
+                printError("forged \(pad(result.id, caseIDWidth)) \(pad(result.expected.rawValue, 22)) \(size)")
             }
         }
         // The StoreKit 2 tree inside DIR is a forge tree of its own, not the user's.
@@ -120,7 +120,7 @@ struct ListCommand: ParsableCommand {
         let tagsWidth = tags.map(\.count).max() ?? 0
         for (forgeCase, tags) in zip(ForgeCase.catalogue, tags) {
             let verdict = forgeCase.expected == .valid ? "valid" : "invalid \(forgeCase.expected.rawValue)"
-            print("\(pad(forgeCase.id, 22)) \(pad(verdict, 30)) \(pad(forgeCase.importance.rawValue, 8)) "
+            print("\(pad(forgeCase.id, caseIDWidth)) \(pad(verdict, 30)) \(pad(forgeCase.importance.rawValue, 8)) "
                 + "\(pad(tags, tagsWidth)) \(forgeCase.summary)")
         }
     }
@@ -142,6 +142,9 @@ extension OutputTree.Report {
         }
     }
 }
+
+/// The column of case ids in `forge list` and the mint progress: the longest id.
+let caseIDWidth = ForgeCase.catalogue.map(\.id.count).max() ?? 0
 
 func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -23,7 +23,8 @@ struct VerifyCommand: ParsableCommand {
             permission or read error) is exit \(ForgeExit.ioError.rawValue) with the system's reason. The verdict is printed as `valid` or `invalid (REASON): DETAIL`; \
             REASON is one of: \(VerdictReason.allCases.map(\.rawValue).joined(separator: ", ")). With --json, a \
             refused chain also has a stable `code` saying which rule refused it: \
-            \(ChainFailure.allCases.map(\.rawValue).joined(separator: ", ")).
+            \(ChainFailure.allCases.map(\.rawValue).joined(separator: ", ")); so has a refused receipt signature: \
+            \(SignatureFailure.allCases.map(\.rawValue).joined(separator: ", ")).
 
             DATE values are RFC 3339 (2026-06-01T00:00:00Z, also with .SSS or +hhmm) or seconds since 1970.
 
@@ -78,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .customLong("no-marker-check"), help: "Do not require Apple's marker extensions (1.2.840.113635.100.6.11.1 on the signer, .6.2.1 on its issuer).")
     var noMarkerCheck = false
 
-    @Flag(help: "Print JSON: {verdict, reason, code, detail, chain, receipt} (code: why the chain was refused, or null; receipt: the decoded payload, or null).")
+    @Flag(help: "Print JSON: {verdict, reason, code, detail, chain, receipt} (code: why the chain or the receipt's signature was refused, or null; receipt: the decoded payload, or null).")
     var json = false
 
     @Option(help: ArgumentHelp("Verify every case of a forge tree (`forge --all --out DIR`) with the inputs in its case.json files, and print a table of case, expected and got.",
@@ -146,7 +147,8 @@ struct VerifyCommand: ParsableCommand {
         }
         if json {
             let receiptJSON = verdict.receipt != nil ? bytes.flatMap { try? ReceiptDump(bytes: $0).receipt } : nil
-            let output = VerdictOutput(verdict: verdict.verdict, reason: verdict.reason, code: verdict.chainFailure, detail: verdict.detail,
+            let output = VerdictOutput(verdict: verdict.verdict, reason: verdict.reason,
+                                       code: verdict.chainFailure?.rawValue ?? verdict.signatureFailure?.rawValue, detail: verdict.detail,
                                        chain: verdict.chain.map(\.subject.description), receipt: receiptJSON)
             print(String(decoding: try forgeJSON(output), as: UTF8.self), terminator: "")
         } else {
@@ -158,7 +160,8 @@ struct VerifyCommand: ParsableCommand {
     struct VerdictOutput: Encodable {
         let verdict: String
         let reason: VerdictReason
-        let code: ChainFailure?
+        /// A `ChainFailure` or `SignatureFailure` raw value.
+        let code: String?
         let detail: String
         let chain: [String]
         let receipt: ReceiptDump.Receipt?
@@ -167,7 +170,7 @@ struct VerifyCommand: ParsableCommand {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(verdict, forKey: .verdict)
             try container.encode(reason, forKey: .reason)
-            try container.encode(code, forKey: .code)  // null unless the chain was refused
+            try container.encode(code, forKey: .code)  // null unless the chain or the signature was refused
             try container.encode(detail, forKey: .detail)
             try container.encode(chain, forKey: .chain)
             try container.encode(receipt, forKey: .receipt)  // null when not decoded

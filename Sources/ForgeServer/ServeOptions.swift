@@ -28,6 +28,10 @@ public struct ServeOptions: Sendable {
     public var readTimeout: Duration = .seconds(10)
     /// The time of a request (`request_date`).
     public var clock: @Sendable () -> Date = { Date() }
+    /// Awaited once a verifyReceipt request's body has been read, before its answer is
+    /// made (and before a `delay-MS` fault waits): the embedding code sees requests in
+    /// flight, as a test does that shuts the server down while it holds one.
+    public var requestReceived: @Sendable (VerifyReceiptEndpoint) async -> Void = { _ in }
 
     public init(roots: [Certificate] = [ServeOptions.committedRoot], xcodeRoots: [Certificate] = [ServeOptions.committedStoreKit]) {
         self.roots = roots

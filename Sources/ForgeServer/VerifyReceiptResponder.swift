@@ -18,6 +18,8 @@ struct VerifyReceiptResponder: HTTPResponder {
     let faults: FaultPlan?
     let maximumBodySize: Int
     let readTimeout: Duration
+    /// `ServeOptions.requestReceived`.
+    let requestReceived: @Sendable (VerifyReceiptEndpoint) async -> Void
     let logger: Logger
 
     static let faultHeader = HTTPFields.Element.Name("X-Forge-Fault")!
@@ -81,6 +83,7 @@ struct VerifyReceiptResponder: HTTPResponder {
             line.verdict = "body-not-received"
             throw error
         }
+        await requestReceived(endpoint)
 
         switch fault {
         case .status:

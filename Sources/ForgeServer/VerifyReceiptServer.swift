@@ -23,7 +23,7 @@ public struct VerifyReceiptServer: Sendable {
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), faults: options.faults,
                                                maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
-                                               logger: logger)
+                                               requestReceived: options.requestReceived, logger: logger)
         let timeout = TimeAmount(options.readTimeout)
         return Application(
             responder: responder,

@@ -90,9 +90,9 @@ public struct PKCS7SignedData: Hashable, Sendable {
 
     /// Parses a receipt file's bytes (binary, not base64). Trailing bytes after the
     /// ContentInfo are refused. iOS 6 plist transaction receipts, base64 text and other
-    /// non-PKCS#7 input give `ReceiptError.notPKCS7` with a reason.
+    /// non-PKCS#7 input give `ReceiptError.notPKCS7` saying what it looks like.
     public init(bytes: [UInt8]) throws(ReceiptError) {
-        if let reason = PKCS7SignedData.notPKCS7Reason(bytes) { throw .notPKCS7(reason: reason) }
+        if let what = PKCS7SignedData.notPKCS7(bytes) { throw .notPKCS7(what) }
         do {
             self = try PKCS7SignedData.parse(bytes)
         } catch {
@@ -113,20 +113,17 @@ public struct PKCS7SignedData: Hashable, Sendable {
         }
     }
 
-    /// Why `bytes` is plainly not a DER/BER ContentInfo, or nil if it may be one.
-    static func notPKCS7Reason(_ bytes: [UInt8]) -> String? {
-        guard let first = bytes.first else { return "the file is empty" }
+    /// What `bytes` looks like when it is plainly not a DER/BER ContentInfo, or nil if it may be one.
+    static func notPKCS7(_ bytes: [UInt8]) -> NotPKCS7? {
+        guard let first = bytes.first else { return .empty }
         if first == 0x30 { return nil }
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || text.hasPrefix("bplist") {
-            return "this is an iOS 6 style transaction receipt (a property list with a signature and purchase-info), "
-                + "not a PKCS#7 app receipt; it cannot be validated on the device"
+            return .transactionReceipt
         }
-        if trimmed.hasPrefix("MI") {
-            return "this looks like base64 text; decode it to the binary receipt first"
-        }
-        return String(format: "the first byte is 0x%02x, not a SEQUENCE (0x30)", first)
+        if trimmed.hasPrefix("MI") { return .base64Text }
+        return .firstByte(first)
     }
 
     /// The container's rules: BER, with minimal INTEGERs (its versions and the signer's

@@ -3,8 +3,8 @@ import BER
 /// Why a receipt file could not be read as a PKCS#7 app receipt.
 public enum ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file holds something else entirely (an iOS 6 plist transaction receipt,
-    /// base64 text, another content type); `reason` says what it looks like.
-    case notPKCS7(reason: String)
+    /// base64 text, another first byte); the code says what it looks like.
+    case notPKCS7(NotPKCS7)
     /// A PKCS#7 container or receipt payload that does not decode; the error names
     /// the byte offset and the schema path.
     case malformed(BERError)
@@ -14,8 +14,32 @@ public enum ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notPKCS7(let reason): return "not a PKCS#7 receipt: \(reason)"
+        case .notPKCS7(let what): return "not a PKCS#7 receipt: \(what)"
         case .malformed(let error): return "malformed receipt: \(error)"
+        }
+    }
+}
+
+/// What a file that is plainly not a PKCS#7 receipt looks like instead.
+public enum NotPKCS7: Hashable, Sendable, CustomStringConvertible {
+    case empty
+    /// An iOS 6 style transaction receipt: a property list (old-style, XML or binary).
+    case transactionReceipt
+    /// Base64 text (of a receipt, most likely).
+    case base64Text
+    /// Anything else: its first byte, which is not a SEQUENCE's.
+    case firstByte(UInt8)
+
+    public var description: String {
+        switch self {
+        case .empty: return "the file is empty"
+        case .transactionReceipt:
+            return "this is an iOS 6 style transaction receipt (a property list with a signature and purchase-info), "
+                + "not a PKCS#7 app receipt; it cannot be validated on the device"
+        case .base64Text: return "this looks like base64 text; decode it to the binary receipt first"
+        case .firstByte(let byte):
+            let digits = String(byte, radix: 16)
+            return "the first byte is 0x\(digits.count == 1 ? "0" + digits : digits), not a SEQUENCE (0x30)"
         }
     }
 }

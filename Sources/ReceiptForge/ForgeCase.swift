@@ -49,7 +49,7 @@ public struct ForgeCase: FixtureCase {
     public static let catalogue: [ForgeCase] = [
         valid, expiredCert, wrongBundle, copiedDevice, missing, vpp, vppExpired, signedAfterExpiry, tamperedPayload,
         tamperedSignature, untrustedRoot, missingIntermediate, wrongVersion, sha1Legacy, xcodeStorekit, macosDevice,
-        manyIAPs, subscriptions, fractionalDates, unknownAttributes, hugeAttributeTypes, malformedPayload, truncated,
+        manyIAPs, subscriptions, fractionalDates, fractionalDatesEverywhere, unknownAttributes, hugeAttributeTypes, malformedPayload, truncated,
         notPKCS7, sandbox, certsReversed, sha256SignatureOID, nestedOctetString, largeIntegers, sha512Digest, md5Digest,
         leafWithoutMarker, trailingData, offsetCreationDate,
     ]
@@ -141,8 +141,16 @@ public struct ForgeCase: FixtureCase {
         Recipe(purchases: .subscriptions))
 
     public static let fractionalDates = ForgeCase("fractional-dates", .valid, .high, [.dates],
-        "dates with fractional seconds (.SSSZ) and +hhmm/-hhmm offsets, empty dates for absent ones",
-        Recipe(dateStyle: .fractionalAndOffsets))
+        "fractional seconds (.SSSZ) where Apple writes them: attribute 8 and the original purchase date (18), "
+            + "as in a 2020 Mac App Store receipt (18 = 2020-10-08T08:46:35.304Z); creation and in-app dates whole "
+            + "seconds, empty dates for absent ones. A validator that cannot parse .SSS rejects such receipts users hold",
+        Recipe(dateStyle: .fractionsWhereAppleWritesThem))
+
+    public static let fractionalDatesEverywhere = ForgeCase("fractional-dates-everywhere", .valid, .low, [.dates],
+        "fractional seconds (.SSS) in every date, creation (12) and in-app dates included, several with "
+            + "+hhmm/-hhmm offsets: no real App Store receipt has a fraction outside attributes 8 and 18 or an offset, "
+            + "so this tests date parsing, not a receipt users hold",
+        Recipe(dateStyle: .fractionsEverywhere))
 
     public static let unknownAttributes = ForgeCase("unknown-attributes", .valid, .high, [.payload, .unknownAttributes],
         "extra attribute types the validator does not know (app and in-app level, odd versions): ignore them",
@@ -170,8 +178,10 @@ public struct ForgeCase: FixtureCase {
         "sandbox receipt: environment ProductionSandbox, app item id 0, empty attribute 8, original version 1.0",
         Recipe(environment: "ProductionSandbox"))
 
-    public static let certsReversed = ForgeCase("certs-reversed", .valid, .high, [.container, .chain],
-        "certificates in the order root, intermediate, leaf: find the signer by issuer and serial, not by position",
+    public static let certsReversed = ForgeCase("certs-reversed", .valid, .low, [.container, .chain],
+        "certificates in the order root, intermediate, leaf: CMS certificates are an unordered SET, so find the "
+            + "signer by issuer and serial, not by position. Every real receipt lists leaf, intermediate, root, so a "
+            + "validator that takes the first certificate works on all of them: a conformance case",
         Recipe(chain: .reversed))
 
     public static let sha256SignatureOID = ForgeCase("sha256-signature-oid", .valid, .low, [.signature],
@@ -216,7 +226,14 @@ package struct Recipe: Sendable {
     package enum Style: Sendable { case appStore, xcode }
     package enum Purchases: Sendable, Equatable { case few, many(Int), subscriptions, largeIntegers }
     package enum Expiration: Sendable { case none, future, past }
-    package enum DateStyle: Sendable { case plain, fractionalAndOffsets, offsetCreationDate }
+    package enum DateStyle: Sendable {
+        case plain
+        /// Fractional seconds in attributes 8 and 18 only, as Apple writes them.
+        case fractionsWhereAppleWritesThem
+        /// Fractional seconds in every date, some with offsets.
+        case fractionsEverywhere
+        case offsetCreationDate
+    }
     package enum UnknownAttributes: Sendable { case none, ordinary, huge }
     package enum Chain: Sendable {
         case standard, leafExpiredAfterCreation, leafExpiredBeforeCreation, unrelatedRoot, withoutIntermediate

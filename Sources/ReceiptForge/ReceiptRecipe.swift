@@ -60,15 +60,24 @@ package struct PayloadBuilder {
         return AppUnderTest(bundleIdentifier: bundle, version: version, platform: platform, device: device)
     }
 
-    package func date(_ seconds: Int64, fraction: Int = 0, offsetMinutes: Int? = nil) -> ReceiptDate {
+    /// A date as the recipe writes it. `fraction` (milliseconds) and `offsetMinutes` are
+    /// this date's when every date carries a fraction (`fractionsEverywhere`);
+    /// `appleWritesFraction` marks the attributes real App Store receipts carry fractions
+    /// in (8 and 18: a 2020 Mac App Store receipt has 18 = 2020-10-08T08:46:35.304Z), the
+    /// only ones `fractionsWhereAppleWritesThem` gives one, always in UTC as Apple does.
+    package func date(_ seconds: Int64, fraction: Int, offsetMinutes: Int? = nil,
+                      appleWritesFraction: Bool = false) -> ReceiptDate {
         switch (recipe.style, recipe.dateStyle) {
         case (.xcode, _):
             return ReceiptDate(secondsSince1970: seconds, utcOffsetMinutes: 60)
         case (.appStore, .plain), (.appStore, .offsetCreationDate):
             return ReceiptDate(secondsSince1970: seconds)
-        case (.appStore, .fractionalAndOffsets):
-            return ReceiptDate(secondsSince1970: seconds, nanoseconds: fraction * 1_000_000,
-                               fractionDigits: fraction == 0 ? 0 : 3, utcOffsetMinutes: offsetMinutes)
+        case (.appStore, .fractionsWhereAppleWritesThem):
+            guard appleWritesFraction else { return ReceiptDate(secondsSince1970: seconds) }
+            return ReceiptDate(secondsSince1970: seconds, nanoseconds: fraction * 1_000_000, fractionDigits: 3)
+        case (.appStore, .fractionsEverywhere):
+            return ReceiptDate(secondsSince1970: seconds, nanoseconds: fraction * 1_000_000, fractionDigits: 3,
+                               utcOffsetMinutes: offsetMinutes)
         }
     }
 
@@ -100,12 +109,13 @@ package struct PayloadBuilder {
         if style == .xcode {
             attributes[4].version = 1
             attributes.append(.date(F.undocumentedDate8, nil))
-            attributes.append(.date(F.creationDate, date(creation)))
+            attributes.append(.date(F.creationDate, date(creation, fraction: 123)))
         } else {
             attributes += [
                 .raw(6, random.bytes(70)),
                 .raw(7, random.bytes(84)),
-                .date(F.undocumentedDate8, sandbox ? nil : date(creation - 1412, fraction: 250, offsetMinutes: 180)),
+                .date(F.undocumentedDate8, sandbox ? nil : date(creation - 1412, fraction: 250, offsetMinutes: 180,
+                                                                  appleWritesFraction: true)),
                 .integer(9, Int64(random.digits(9))!),
                 .ia5String(F.ageRating, "4+"),
                 .integer(11, Int64(random.digits(9))!),
@@ -114,7 +124,8 @@ package struct PayloadBuilder {
                 .integer(14, 0xCF),
                 .integer(15, Int64(random.digits(12))!),
                 .integer(16, Int64(random.digits(9))!),
-                .date(F.originalPurchaseDate, date(creation - 400 * Self.day, offsetMinutes: -300)),
+                .date(F.originalPurchaseDate, date(creation - 400 * Self.day, fraction: 304, offsetMinutes: -300,
+                                                    appleWritesFraction: true)),
                 .utf8String(F.originalApplicationVersion, originalVersion),
                 .utf8String(20, ""),
                 .integer(25, 3),
@@ -130,11 +141,11 @@ package struct PayloadBuilder {
         case .none:
             break
         case .future:
-            attributes.append(.date(F.expirationDate, date(max(ForgeSettings.farFuture, now + 10 * 365 * Self.day))))
+            attributes.append(.date(F.expirationDate, date(max(ForgeSettings.farFuture, now + 10 * 365 * Self.day), fraction: 500)))
         case .past:
             // A day clear of the boundary (expiry equal to now is expired, but no
             // fixture should hinge on it).
-            attributes.append(.date(F.expirationDate, date(now - Self.day)))
+            attributes.append(.date(F.expirationDate, date(now - Self.day, fraction: 500)))
         }
         switch recipe.unknownAttributes {
         case .none:
@@ -282,7 +293,7 @@ package struct PayloadBuilder {
             .utf8String(F.transactionIdentifier, transaction),
             .date(F.purchaseDate, date(purchase.purchaseDate, fraction: 7, offsetMinutes: 60)),
             .utf8String(F.originalTransactionIdentifier, purchase.originalTransactionID ?? transaction),
-            .date(F.originalPurchaseDate, date(purchase.originalPurchaseDate ?? purchase.purchaseDate, offsetMinutes: -480)),
+            .date(F.originalPurchaseDate, date(purchase.originalPurchaseDate ?? purchase.purchaseDate, fraction: 80, offsetMinutes: -480)),
             .integer(F.productType, purchase.kind.receiptValue),
             .date(F.subscriptionExpirationDate, purchase.expiresDate.map { date($0, fraction: 999) }),
         ]
@@ -293,7 +304,7 @@ package struct PayloadBuilder {
                 .utf8String(1709, ""),
                 .integer(1710, undocumented1710),
                 .integer(F.webOrderLineItemID, webOrder),
-                .date(F.cancellationDate, purchase.cancellationDate.map { date($0) }),
+                .date(F.cancellationDate, purchase.cancellationDate.map { date($0, fraction: 66) }),
                 .integer(F.isTrialPeriod, purchase.isTrialPeriod ? 1 : 0),
                 .utf8String(1714, ""), .utf8String(1715, ""), .utf8String(1716, ""),
                 .utf8String(1717, ""), .utf8String(1718, ""),

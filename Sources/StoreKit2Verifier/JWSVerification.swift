@@ -11,14 +11,18 @@ public struct JWSVerification: Sendable {
     public let payload: [UInt8]?
     /// The certificates from the leaf to the root when the chain verified.
     public let chain: [Certificate]
+    /// Why the JWS's own ES256 signature was refused (status `verificationFailure`);
+    /// nil when something else failed or nothing did.
+    public let signatureFailure: SignatureFailure?
 
     public init(status: JWSVerificationStatus, detail: String, header: JWSHeader? = nil, payload: [UInt8]? = nil,
-                chain: [Certificate] = []) {
+                chain: [Certificate] = [], signatureFailure: SignatureFailure? = nil) {
         self.status = status
         self.detail = detail
         self.header = header
         self.payload = payload
         self.chain = chain
+        self.signatureFailure = signatureFailure
     }
 
     public var isOK: Bool { status == .ok }

@@ -152,8 +152,9 @@ public struct JWSVerifier: Sendable {
             guard let key = chain[0].publicKey.p256 else {
                 return failure(.verificationFailure, "header.x5c[0] has no P-256 key: ES256 cannot verify")
             }
-            if case .invalid(let why) = key.checkRawSignature(compact.signature, message: compact.signingInput) {
-                return failure(.verificationFailure, "signature: \(why)", chain: chain)
+            if case .invalid(let code, let why) = key.checkRawSignature(compact.signature, message: compact.signingInput) {
+                return JWSVerification(status: .verificationFailure, detail: "signature: \(why)", header: header,
+                                       payload: compact.payload, chain: chain, signatureFailure: code)
             }
             if let why = RegisteredClaims.failure(payloadObject, now: currentTime) {
                 return failure(.verificationFailure, "payload: \(why)", chain: chain)

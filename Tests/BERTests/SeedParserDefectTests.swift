@@ -1,4 +1,5 @@
 import BER
+import ReceiptForge
 import TestSupport
 import XCTest
 
@@ -10,10 +11,25 @@ final class SeedParserDefectTests: XCTestCase {
     /// prefix of every real receipt must fail with an error instead.
     func testDefect1_NoBoundsChecks_EveryPrefixOfEveryRealReceiptFails() throws {
         for (entry, receipt) in try RealReceipts.pkcs7Receipts() {
-            for length in 0..<receipt.count {
-                let prefix = Array(receipt[..<length])
-                XCTAssertThrowsError(try BERNode.parse(prefix, rules: .ber), "\(entry.name) prefix \(length)")
-            }
+            assertEveryPrefixFails(receipt, entry.name)
+        }
+    }
+
+    /// The same on the forge's receipts, which every run has (DER, BER indefinite,
+    /// nested constructed OCTET STRINGs), and on their inner elements.
+    func testDefect1_EveryPrefixOfForgeReceiptsFails() throws {
+        let forge = Forge()
+        for id in ["valid", "xcode-storekit", "nested-octet-string"] {
+            let receipt = try XCTUnwrap(try forge.mint(XCTUnwrap(ForgeCase.named(id))).receipt, id)
+            assertEveryPrefixFails(receipt, id)
+            if id == "valid" { try assertEveryPrefixOfInnerElementsFails(receipt, id) }
+        }
+    }
+
+    private func assertEveryPrefixFails(_ receipt: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        for length in 0..<receipt.count {
+            let prefix = Array(receipt[..<length])
+            XCTAssertThrowsError(try BERNode.parse(prefix, rules: .ber), "\(name) prefix \(length)", file: file, line: line)
         }
     }
 
@@ -22,6 +38,10 @@ final class SeedParserDefectTests: XCTestCase {
     /// every inner header ("drip-feed").
     func testDefect1_EveryPrefixOfInnerElementsFails() throws {
         let (entry, receipt) = try RealReceipts.firstPKCS7Receipt { $0.encoding == "definite" }
+        try assertEveryPrefixOfInnerElementsFails(receipt, entry.name)
+    }
+
+    private func assertEveryPrefixOfInnerElementsFails(_ receipt: [UInt8], _ name: String) throws {
         let tree = try BERNode.parse(receipt, rules: .ber)
         var pieces: [[UInt8]] = []
         func collect(_ node: BERNode) {
@@ -31,7 +51,7 @@ final class SeedParserDefectTests: XCTestCase {
             node.children.forEach(collect)
         }
         collect(tree)
-        XCTAssertGreaterThan(pieces.count, 10, entry.name)
+        XCTAssertGreaterThan(pieces.count, 10, name)
         for piece in pieces {
             XCTAssertNoThrow(try BERNode.parse(piece, rules: .ber))
             for length in 0..<piece.count {

@@ -8,6 +8,15 @@ import XCTest
 import ForgeSupport
 
 final class KernelTests: XCTestCase {
+    /// Says which paths this run tests, and which it does not and why.
+    override class func setUp() {
+        super.setUp()
+        let skipped = BigNum.Path.allCases.filter { !pathsUnderTest.contains($0) }
+        let why = BigNum.Dispatch.environmentPath.map { "BIGNUM_PATH=\($0.rawValue) pins one path" } ?? "this CPU lacks them"
+        print("BigNum paths under test: \(pathsUnderTest.map(\.rawValue).joined(separator: ", "))"
+              + (skipped.isEmpty ? "" : "; not tested: \(skipped.map(\.rawValue).joined(separator: ", ")) (\(why))"))
+    }
+
     /// Operand pairs: all combinations of edge words up to 3 words each; from 4 to
     /// 6 words, every edge operand against a few fixed edge partners.
     private func edgePairs() -> [([UInt64], [UInt64])] {
@@ -183,8 +192,30 @@ final class KernelTests: XCTestCase {
         // A CPU with a vector level has every narrower one (adx, a scalar extension, stands apart).
         let available = BigNum.Path.available.filter { $0 != .adx }
         XCTAssertEqual(available, Array(BigNum.Path.allCases.filter { $0 != .adx }.prefix(available.count)))
-        // adx is reported exactly when cpuid has ADX and BMI2 (leaf 7, EBX bits 19 and 8).
-        XCTAssertEqual(BigNum.Path.adx.isAvailable, cpuHasADXAndBMI2(), "adx availability against /proc/cpuinfo")
+    }
+
+    /// Every path is available exactly when the CPU has what it needs, by a source other
+    /// than the code's own cpuid (`CPUFeatures`).
+    func testAvailabilityMatchesTheCPU() throws {
+        let cpu = try CPUFeatures.read()
+        for path in BigNum.Path.allCases {
+            XCTAssertEqual(path.isAvailable, cpu.paths.contains(path), "\(path) against \(cpu.source)")
+        }
+    }
+
+    /// Under `CI`, a path the CPU has but this run did not test is a failure (a kernel
+    /// would otherwise go untested in silence); elsewhere it is only printed (setUp).
+    func testEveryPathTheCPUHasIsTestedOnCI() throws {
+        let cpu = try CPUFeatures.read()
+        let untested = BigNum.Path.allCases.filter { cpu.paths.contains($0) && !pathsUnderTest.contains($0) }
+        guard ProcessInfo.processInfo.environment["CI"] != nil else {
+            if !untested.isEmpty { print("BigNum paths this CPU has but this run does not test: \(untested)") }
+            return
+        }
+        for path in untested {
+            XCTFail("\(path.rawValue): this CPU has it (\(cpu.source)) but this run does not test it"
+                    + (BigNum.Dispatch.environmentPath.map { "; BIGNUM_PATH=\($0.rawValue) pins one path" } ?? ""))
+        }
     }
 
     func testBigEndianConversion() {
@@ -208,20 +239,32 @@ final class KernelTests: XCTestCase {
             var back = [UInt64](repeating: 9, count: n)
             XCTAssertTrue(back.withUnsafeMutableBufferPointer { z in short.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) } })
             XCTAssertEqual(back, y)
-            // Too long: a nonzero top byte does not fit one limb fewer / one byte fewer.
+            // Too long: a nonzero top byte does not fit one byte fewer.
             var tooShort = [UInt8](repeating: 0, count: 8 * n - 6)
             y[n - 1] = 0xFF_FFFF
             XCTAssertFalse(tooShort.withUnsafeMutableBytes { o in y.withUnsafeBufferPointer { BigNum.Kernels.storeBigEndian(o, from: $0) } })
-            var fewer = [UInt64](repeating: 0, count: n - 1)
-            XCTAssertFalse(fewer.withUnsafeMutableBufferPointer { z in bytes.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) } } && x[n - 1] != 0)
         }
+        // Loading into one limb fewer: refused with a nonzero top limb, done with a zero
+        // one. Both branches on purpose, each counted (a random top limb is almost never 0).
+        var refused = 0, loaded = 0
+        for n in 2...9 {
+            var x = rng.limbs(n)
+            x[n - 1] |= 1 << UInt64(n)
+            for top in [x[n - 1], 0] {
+                x[n - 1] = top
+                let bytes = bigEndian(x)
+                var fewer = [UInt64](repeating: 9, count: n - 1)
+                let fits = fewer.withUnsafeMutableBufferPointer { z in bytes.withUnsafeBytes { BigNum.Kernels.loadBigEndian(z, from: $0) } }
+                if top != 0 {
+                    XCTAssertFalse(fits, "n=\(n): a nonzero top limb does not fit \(n - 1) limbs")
+                    refused += 1
+                } else {
+                    XCTAssertTrue(fits, "n=\(n): a zero top limb fits \(n - 1) limbs")
+                    XCTAssertEqual(fewer, Array(x.prefix(n - 1)), "n=\(n)")
+                    loaded += 1
+                }
+            }
+        }
+        XCTAssertEqual([refused, loaded], [8, 8], "both branches ran for every size")
     }
-}
-
-/// ADX and BMI2 in /proc/cpuinfo's flags (Linux), else what cpuid reported.
-private func cpuHasADXAndBMI2() -> Bool {
-    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return BigNum.Path.adx.isAvailable }
-    let flags = Set(line.split(separator: " ").map(String.init))
-    return flags.contains("adx") && flags.contains("bmi2")
 }

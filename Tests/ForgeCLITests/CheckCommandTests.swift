@@ -102,6 +102,27 @@ final class CheckCommandTests: XCTestCase {
         for id in try Self.expectedVerdicts().keys { XCTAssertTrue(page.contains(">\(id)<"), id) }
     }
 
+    /// `forge verify --json` as the harness: its answer carries the decoded receipt (over
+    /// 64 KiB for `many-iaps`), and every case still passes with the reason compared.
+    func testTheProjectsOwnVerifierPassesEveryCaseAnsweringInJSON() throws {
+        let directory = try scratchDirectory()
+        let json = directory.appendingPathComponent("results.json")
+        let run = try check(["--strict-reasons", "--json", json.path],
+                            harness: [ChildProcess.product("forge").path, "verify", "{receipt}", "--root", "{root}",
+                                      "--bundle-id", "{bundle_id}", "--app-version", "{app_version}",
+                                      "--device-id", "{device_id}", "--now", "{now}", "--json"])
+        XCTAssertEqual(run.status, 0, run.standardOutput + run.standardError)
+        let expected = try Self.expectedVerdicts()
+        let rows = try results(json)
+        XCTAssertEqual(Set(rows.compactMap { $0["id"] as? String }), Set(expected.keys))
+        for row in rows {
+            XCTAssertEqual(row["outcome"] as? String, "pass", "\(row)")
+        }
+        // The large answer was read, not refused: many-iaps answered with its receipt.
+        let manyIAPs = try XCTUnwrap(rows.first { $0["id"] as? String == "many-iaps" })
+        XCTAssertEqual((manyIAPs["actual"] as? [String: Any])?["verdict"] as? String, "valid")
+    }
+
     /// Real `--json` output of every outcome validates against Schemas/check-results.schema.json.
     func testTheResultsFileMatchesItsSchema() throws {
         try PythonOracle.require(module: "jsonschema")
@@ -191,22 +212,17 @@ final class CheckCommandTests: XCTestCase {
         let directory = try scratchDirectory()
         let log = directory.appendingPathComponent("log")
         let script = try harness("echo \"$$ $FORGE_RECEIPT\" >> \(log.path); sleep 30", in: directory)
-        let process = Process()
-        process.executableURL = ChildProcess.product("forge")
-        process.arguments = ["check", "--case", "valid", "--quiet", "--", script]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let check = try ChildProcess.start(ChildProcess.product("forge"), ["check", "--case", "valid", "--quiet", "--", script])
         let started = Date()
         while (try? String(contentsOf: log, encoding: .utf8))?.contains("\n") != true {
             XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the validator never started")
-            guard Date().timeIntervalSince(started) < 20 else { process.terminate(); return }
-            usleep(20_000)
+            guard Date().timeIntervalSince(started) < 20 else { return }  // `check` is killed when it goes
+            usleep(20_000)  // the validator writes the log: look again shortly
         }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        check.send(SIGTERM)
+        let exit = try check.waitForExit(within: .seconds(60))
         XCTAssertLessThan(Date().timeIntervalSince(started), 15, "stopped long before the validator's 30 s")
-        XCTAssertEqual(process.terminationStatus, 128 + SIGTERM)
+        XCTAssertEqual(exit.status, 128 + SIGTERM)
         let fields = try String(contentsOf: log, encoding: .utf8).split(separator: " ")
         let pid = try XCTUnwrap(Int32(fields[0]))
         XCTAssertFalse(Self.isRunning(pid), "the validator \(pid) still runs")

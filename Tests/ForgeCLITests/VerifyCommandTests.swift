@@ -105,7 +105,7 @@ final class VerifyCommandTests: XCTestCase {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(object["verdict"] as? String, "invalid")
         XCTAssertEqual(object["reason"] as? String, "version-mismatch")
-        XCTAssertTrue(object["code"] is NSNull, "no chain failure: code is null")
+        XCTAssertTrue(object["code"] is NSNull, "no chain or signature failure: code is null")
         XCTAssertTrue((object["detail"] as? String ?? "").contains("\"41\""))
         let receipt = try XCTUnwrap(object["receipt"] as? [String: Any])
         XCTAssertEqual(receipt["bundleId"] as? String, "com.example.receiptforge")
@@ -120,6 +120,15 @@ final class VerifyCommandTests: XCTestCase {
         let refused = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(untrusted.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(refused["reason"] as? String, "untrusted-chain")
         XCTAssertEqual(refused["code"] as? String, "missing-issuer")
+
+        // A refused receipt signature: its code too.
+        let tampered = try ForgeProcess.run(["verify", tree.appendingPathComponent("tampered-signature/receipt").path,
+                                             "--root", tree.appendingPathComponent("Certs/root.cer").path,
+                                             "--bundle-id", "com.example.receiptforge", "--no-device-check", "--json"])
+        XCTAssertEqual(tampered.status, 1)
+        let bad = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tampered.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(bad["reason"] as? String, "signature-invalid")
+        XCTAssertEqual(bad["code"] as? String, "signature-mismatch")
     }
 
     func testMissingMalformedAndIOS6Receipts() throws {

@@ -157,22 +157,8 @@ final class AppSchemaTests: XCTestCase {
     }
 
     private func runPython(_ script: String, arguments: [String], input: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = PythonOracle.executable
-        process.arguments = PythonOracle.arguments(["-c", script] + arguments)
-        let standardInput = Pipe(), standardOutput = Pipe(), standardError = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-        try process.run()
-        standardInput.fileHandleForWriting.write(input)
-        try standardInput.fileHandleForWriting.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        let errors = standardError.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonFailed(status: process.terminationStatus, standardError: String(decoding: errors, as: UTF8.self))
-        }
-        return output
+        let run = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", script] + arguments), input: input)
+        guard run.status == 0 else { throw PythonFailed(status: run.status, standardError: run.standardError) }
+        return Data(run.standardOutput.utf8)
     }
 }

@@ -1,3 +1,4 @@
+import ForgeCA
 import Foundation
 import Receipt
 import ReceiptForge
@@ -104,6 +105,63 @@ final class CaseImportanceTests: XCTestCase {
             if realFeature {
                 XCTAssertEqual(importance, .high, "\(minted.id): real App Store receipts look like it")
             }
+        }
+    }
+
+    /// Where real App Store receipts put their signer decides the certificate-order case:
+    /// every one lists the signer first (leaf, intermediate, root), so a validator that
+    /// takes the first certificate works on all of them, and a case with the signer
+    /// elsewhere tests CMS conformance (certificates are an unordered SET): `low`.
+    func testRealReceiptsListTheSignerFirstSoOtherOrdersAreLow() throws {
+        let real = try RealReceipts.pkcs7Receipts().filter { ["Production", "ProductionSandbox"].contains($0.0.environment) }
+        XCTAssertGreaterThanOrEqual(real.count, 20)
+        for (entry, bytes) in real {
+            XCTAssertEqual(try signerPosition(in: PKCS7SignedData(bytes: bytes)), 0, entry.name)
+        }
+        var signerElsewhere: [String] = []
+        for minted in Minted.cases where minted.expected == .valid {
+            guard let file = minted.receipt, try signerPosition(in: PKCS7SignedData(bytes: file)) != 0 else { continue }
+            signerElsewhere.append(minted.id)
+            XCTAssertEqual(minted.forgeCase.importance, .low, "\(minted.id): no real receipt lists its signer elsewhere than first")
+        }
+        XCTAssertEqual(signerElsewhere, ["certs-reversed"])
+    }
+
+    /// Where real App Store receipts write fractional seconds decides the date cases:
+    /// only in attributes 8 and 18 (a 2020 Mac App Store receipt). A valid case with
+    /// fractions there only is `high`; one with fractions anywhere else is `low`.
+    func testRealReceiptsDecideWhereFractionalSecondsAreHigh() throws {
+        let real = try RealReceipts.pkcs7Receipts().filter { ["Production", "ProductionSandbox"].contains($0.0.environment) }
+        var realTypes = Set<Int64>()
+        for (_, bytes) in real {
+            let receipt = try PKCS7SignedData(bytes: bytes).decodeReceipt()
+            realTypes.formUnion(try receipt.typesWithFractionalSeconds())
+            for purchase in receipt.inAppPurchases { realTypes.formUnion(try purchase.typesWithFractionalSeconds()) }
+        }
+        XCTAssertEqual(realTypes, [8, 18], "the real receipts no longer show what this test assumes")
+        var withFractions: [String] = []
+        for minted in Minted.cases where minted.expected == .valid {
+            guard let file = minted.receipt else { continue }
+            let receipt = try PKCS7SignedData(bytes: file).decodeReceipt()
+            let types = try receipt.inAppPurchases.reduce(try receipt.typesWithFractionalSeconds()) {
+                $0.union(try $1.typesWithFractionalSeconds())
+            }
+            guard !types.isEmpty else { continue }
+            withFractions.append(minted.id)
+            XCTAssertEqual(minted.forgeCase.importance, types.isSubset(of: realTypes) ? .high : .low,
+                           "\(minted.id): fractions in attributes \(types.sorted()), real receipts in \(realTypes.sorted())")
+        }
+        XCTAssertEqual(withFractions, ["fractional-dates", "fractional-dates-everywhere"])
+    }
+
+    /// The index of the certificate the SignerInfo names (issuer and serial number).
+    private func signerPosition(in container: PKCS7SignedData) throws -> Int? {
+        guard case .issuerAndSerialNumber(let issuer, let serial)? = container.signerInfos.first?.signerIdentifier else {
+            return nil
+        }
+        return try container.certificates.firstIndex { certificate in
+            let summary = try CertificateSummary(der: certificate)
+            return summary.issuer == Array(issuer) && summary.serialNumber.drop { $0 == 0 } == serial.drop { $0 == 0 }
         }
     }
 

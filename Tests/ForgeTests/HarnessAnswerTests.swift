@@ -48,6 +48,30 @@ final class HarnessAnswerTests: XCTestCase {
         }
     }
 
+    /// A JSON answer may carry what the validator decoded (`forge verify --json` prints the
+    /// whole receipt): up to 16 MiB, parsed whole; any other answer stops at 64 KiB.
+    func testLargeJSONAnswersAreReadWhole() {
+        let padding = String(repeating: "x", count: 700_000)
+        let large = #"{"verdict": "invalid", "receipt": {"note": "\#(padding)"}, "reason": "malformed"}"#
+        XCTAssertEqual(verdict(large, status: 1), answer("invalid", "malformed"), "the reason after the large member is read")
+        XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array(" \n{".utf8)), HarnessAnswer.maximumJSONOutput)
+        XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array("  ".utf8)), HarnessAnswer.maximumJSONOutput)
+        XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array("valid".utf8)), HarnessAnswer.maximumOutput)
+        let line = "valid " + String(repeating: "x", count: HarnessAnswer.maximumOutput)
+        guard case .error(let tooLong) = verdict(line) else { return XCTFail("a line answer over 64 KiB was taken") }
+        XCTAssertTrue(tooLong.hasPrefix("\(line.utf8.count) bytes of output, more than the 64 KiB"), tooLong)
+        let kept = Array(large.utf8)
+        guard case .error(let flood) = HarnessAnswer.interpret(.exited(0), output: kept,
+                                                               totalOutput: HarnessAnswer.maximumJSONOutput + 1) else {
+            return XCTFail("a JSON answer over 16 MiB was taken")
+        }
+        XCTAssertTrue(flood.contains("more than the 16 MiB a JSON answer may take"), flood)
+        // Cut short (more was written than kept): never a verdict.
+        guard case .error = HarnessAnswer.interpret(.exited(0), output: Array(kept.prefix(1000)), totalOutput: kept.count) else {
+            return XCTFail("a truncated JSON answer was taken")
+        }
+    }
+
     func testEndings() {
         XCTAssertEqual(HarnessAnswer.interpret(.exited(2), output: Array("no JWS here\n".utf8), totalOutput: 12),
                        .skipped("no JWS here"))

@@ -79,7 +79,7 @@ final class ReceiptTypedChecksTests: XCTestCase {
         XCTAssertNil(ReceiptTypedChecks.check(inside, inputCount: 10))
         let outside = ReceiptError.malformed(BERError(.truncated, at: 11, "needs 2 bytes, 1 left"))
         XCTAssertEqual(ReceiptTypedChecks.check(outside, inputCount: 10)?.signature, "receipt-error-description-difference")
-        XCTAssertNil(ReceiptTypedChecks.check(.notPKCS7(reason: "looks like base64 text"), inputCount: 10))
+        XCTAssertNil(ReceiptTypedChecks.check(.notPKCS7(.base64Text), inputCount: 10))
     }
 
     /// A container's algorithm identifiers (here the verifier finding's constructed-NULL

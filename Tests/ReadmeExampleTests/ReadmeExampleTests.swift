@@ -49,7 +49,7 @@ final class ReadmeExampleTests: XCTestCase {
         let scratch = Self.repository.appendingPathComponent(".build-readme-example").path
         let build = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
                                          ["swift", "build", "--scratch-path", scratch, "--product", "Example"],
-                                         workingDirectory: package)
+                                         workingDirectory: package, deadline: .seconds(3600))  // a first build of every dependency
         XCTAssertEqual(build.status, 0,
                        "the README example does not build:\n\((build.standardOutput + build.standardError).suffix(4_000))")
         guard build.status == 0 else { return }

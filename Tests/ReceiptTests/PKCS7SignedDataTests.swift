@@ -1,5 +1,6 @@
 import BER
 import Receipt
+import ReceiptForge
 import TestSupport
 import XCTest
 
@@ -46,11 +47,26 @@ final class PKCS7SignedDataTests: XCTestCase {
     /// swift-asn1's drip-feed: every strict prefix of a real receipt fails with a typed error.
     func testEveryStrictPrefixOfARealReceiptFailsCleanly() throws {
         for name in ["TPInAppReceipt__receipt-xcode.receipt", "AppReceiptValidator__hannes_mac_mindnode_receipt.receipt"] {
-            let bytes = try realReceipt(name)
-            for length in 0..<bytes.count {
-                XCTAssertThrowsError(try PKCS7SignedData(bytes: Array(bytes.prefix(length))), "\(name) \(length)") { error in
-                    XCTAssertTrue(error is ReceiptError, "\(name) prefix \(length): \(error)")
-                }
+            assertEveryStrictPrefixFails(try realReceipt(name), name)
+        }
+    }
+
+    /// The same on the forge's receipts, which every run has: DER App Store, BER
+    /// indefinite Xcode, and nested constructed OCTET STRINGs.
+    func testEveryStrictPrefixOfAForgeReceiptFailsCleanly() throws {
+        let forge = Forge()
+        for id in ["valid", "xcode-storekit", "nested-octet-string"] {
+            let bytes = try XCTUnwrap(try forge.mint(XCTUnwrap(ForgeCase.named(id))).receipt, id)
+            XCTAssertNoThrow(try PKCS7SignedData(bytes: bytes).decodeReceipt(), id)
+            assertEveryStrictPrefixFails(bytes, id)
+        }
+    }
+
+    private func assertEveryStrictPrefixFails(_ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        for length in 0..<bytes.count {
+            XCTAssertThrowsError(try PKCS7SignedData(bytes: Array(bytes.prefix(length))), "\(name) \(length)",
+                                 file: file, line: line) { error in
+                XCTAssertTrue(error is ReceiptError, "\(name) prefix \(length): \(error)", file: file, line: line)
             }
         }
     }
@@ -76,17 +92,19 @@ final class PKCS7SignedDataTests: XCTestCase {
     }
 
     func testNonPKCS7InputGetsAReason() {
-        let cases: [([UInt8], String)] = [
-            ([], "empty"),
-            (Array("{\n\t\"signature\" = \"AA\";\n}".utf8), "iOS 6"),
-            (Array("<?xml version=\"1.0\"?><plist>".utf8), "iOS 6"),
-            (Array("MIIT".utf8), "base64"),
-            ([0x04, 0x00], "0x04"),
+        let cases: [([UInt8], NotPKCS7, String)] = [
+            ([], .empty, "the file is empty"),
+            (Array("{\n\t\"signature\" = \"AA\";\n}".utf8), .transactionReceipt, "iOS 6"),
+            (Array("<?xml version=\"1.0\"?><plist>".utf8), .transactionReceipt, "iOS 6"),
+            (Array("MIIT".utf8), .base64Text, "base64"),
+            ([0x04, 0x00], .firstByte(0x04), "the first byte is 0x04, not a SEQUENCE (0x30)"),
         ]
-        for (bytes, expected) in cases {
+        for (bytes, expected, words) in cases {
             XCTAssertThrowsError(try PKCS7SignedData(bytes: bytes)) { error in
-                guard case .notPKCS7(let reason)? = error as? ReceiptError else { return XCTFail("\(error)") }
-                XCTAssertTrue(reason.contains(expected), reason)
+                guard case .notPKCS7(let what)? = error as? ReceiptError else { return XCTFail("\(error)") }
+                XCTAssertEqual(what, expected)
+                // The words a user reads say the same.
+                XCTAssertTrue(what.description.contains(words), what.description)
             }
         }
     }

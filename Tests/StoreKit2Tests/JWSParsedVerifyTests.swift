@@ -37,7 +37,7 @@ final class JWSParsedVerifyTests: XCTestCase {
         let changed = CompactJWS(header: compact.header, payload: payload, signature: compact.signature)
         let result = verifier.verify(changed, kind: .transaction, currentTime: Minted.currentTime)
         XCTAssertEqual(result.status, .verificationFailure)
-        XCTAssertTrue(result.detail.hasPrefix("signature: "), result.detail)
+        XCTAssertEqual(result.signatureFailure, .signatureMismatch, result.detail)
         XCTAssertEqual(verifier.verify(changed.serialized, kind: .transaction, currentTime: Minted.currentTime).detail, result.detail)
     }
 

@@ -18,14 +18,9 @@ public enum PythonOracle {
     }
 
     public static func require(module: String) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = Self.arguments(["-c", "import \(module)"])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        if (try? process.run()) != nil {
-            process.waitUntilExit()
-            if process.terminationStatus == 0 { return }
+        if let run = try? ChildProcess.run(executable, Self.arguments(["-c", "import \(module)"]), deadline: .seconds(120)),
+           run.status == 0 {
+            return
         }
         let message = "python3 with the \(module) package is not available (run scripts/python-oracles)"
         if ProcessInfo.processInfo.environment["CI"] != nil {

@@ -62,6 +62,18 @@ final class ForgeCaseVerdictTests: XCTestCase {
         }
     }
 
+    /// A refused receipt signature says why with a stable code; every other verdict has none.
+    func testSignatureFailuresHaveStableCodes() throws {
+        let expected: [String: SignatureFailure] = ["tampered-payload": .signatureMismatch, "tampered-signature": .signatureMismatch]
+        for minted in try Fixtures.minted() {
+            let verdict = try Fixtures.verdict(minted)
+            let id = minted.forgeCase.id
+            XCTAssertEqual(verdict.signatureFailure, expected[id], "\(id): \(verdict.detail)")
+            if verdict.reason == .signatureInvalid && verdict.chainFailure == nil { XCTAssertNotNil(verdict.signatureFailure, id) }
+            XCTAssertFalse(verdict.signatureFailure != nil && verdict.chainFailure != nil, "\(id): one code at most")
+        }
+    }
+
     func testChainValidationTimeIsSelectable() throws {
         let expired = try Fixtures.minted("expired-cert")
         XCTAssertEqual(try Fixtures.verdict(expired).reason, .valid, "validated at the creation date")

@@ -95,18 +95,20 @@ final class HostileInputTests: XCTestCase {
         XCTAssertThrowsError(try Self.validator.validate(fileAt: directory.appendingPathComponent("receipt"))) { error in
             let failure = error as? FileReadError
             XCTAssertEqual(failure?.path, directory.appendingPathComponent("receipt").path)
-            XCTAssertTrue(failure?.reason.contains("directory") ?? false, "\(error)")
+            XCTAssertEqual(failure?.code, .directory, "\(error)")
         }
         let dangling = directory.appendingPathComponent("dangling")
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "/nonexistent/target")
         XCTAssertThrowsError(try Self.validator.validate(fileAt: dangling)) { error in
-            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+            XCTAssertEqual((error as? FileReadError)?.code, .danglingLink, "\(error)")
         }
         // A file inside a path whose parent is a regular file cannot exist either way,
         // but the system says why (ENOTDIR): not silently `missing`.
         let file = directory.appendingPathComponent("file")
         try Data([1]).write(to: file)
-        XCTAssertThrowsError(try Self.validator.validate(fileAt: file.appendingPathComponent("receipt")))
+        XCTAssertThrowsError(try Self.validator.validate(fileAt: file.appendingPathComponent("receipt"))) { error in
+            XCTAssertEqual((error as? FileReadError)?.code, .system, "\(error)")
+        }
     }
 }
 

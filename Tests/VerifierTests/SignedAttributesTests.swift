@@ -64,17 +64,31 @@ final class SignedAttributesTests: XCTestCase {
         tamperedPayload[payloadStart + payload.count - 1] ^= 0x01
         let verdict = try Fixtures.validator(valid.description).validate(tamperedPayload, now: Fixtures.now)
         XCTAssertEqual(verdict.reason, .signatureInvalid, verdict.detail)
-        XCTAssertTrue(verdict.detail.contains("messageDigest"), verdict.detail)
+        XCTAssertEqual(verdict.signatureFailure, .messageDigestMismatch, verdict.detail)
         XCTAssertEqual(differential.compare(tamperedPayload, atSecondsSince1970: Fixtures.creationDate).agreement, .agree)
 
-        // A signed attribute byte changed (the messageDigest value, recomputed to match
-        // a changed payload, is not what was signed): the signature fails.
+        // A signed attribute byte changed (the messageDigest value itself): its value no
+        // longer matches the payload.
         let attributes = try XCTUnwrap(try PKCS7SignedData(bytes: receipt).signerInfos[0].signedAttributes)
         let attributesStart = try XCTUnwrap(receipt.firstRange(of: attributes)).lowerBound
+        let digest = DigestAlgorithm.sha256.digest(payload)
+        let digestRange = try XCTUnwrap(receipt[attributesStart..<(attributesStart + attributes.count)].firstRange(of: digest))
         var tamperedAttributes = receipt
-        tamperedAttributes[attributesStart + attributes.count - 1] ^= 0x01
+        tamperedAttributes[digestRange.upperBound - 1] ^= 0x01
         let second = try Fixtures.validator(valid.description).validate(tamperedAttributes, now: Fixtures.now)
         XCTAssertEqual(second.reason, .signatureInvalid, second.detail)
+        XCTAssertEqual(second.signatureFailure, .messageDigestMismatch, second.detail)
+
+        // The payload changed and the messageDigest recomputed to match it: the digest
+        // check passes, and the signature over the attributes (which was made over the
+        // old digest) fails.
+        var recomputed = tamperedPayload
+        let changedPayload = tamperedPayload[payloadStart..<(payloadStart + payload.count)]
+        recomputed.replaceSubrange(digestRange, with: DigestAlgorithm.sha256.digest(changedPayload))
+        let third = try Fixtures.validator(valid.description).validate(recomputed, now: Fixtures.now)
+        XCTAssertEqual(third.reason, .signatureInvalid, third.detail)
+        XCTAssertEqual(third.signatureFailure, .signatureMismatch, third.detail)
+        XCTAssertEqual(differential.compare(recomputed, atSecondsSince1970: Fixtures.creationDate).agreement, .agree)
         XCTAssertEqual(differential.compare(tamperedAttributes, atSecondsSince1970: Fixtures.creationDate).agreement, .agree)
     }
 }

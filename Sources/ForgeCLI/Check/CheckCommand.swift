@@ -34,7 +34,9 @@ struct CheckCommand: ParsableCommand {
               {"verdict": "valid"|"invalid", "reason": "..."}     (reason optional)
               or a first line `valid` / `invalid [REASON]`         (`invalid (REASON): …` too)
               or nothing: exit 0 means valid, 1 invalid.
-            Exit 2: it does not support the case (skipped). Anything else is an error.
+            Exit 2: it does not support the case (skipped). Anything else is an error, and so is an answer \
+            over 64 KiB (a JSON object may take 16 MiB: beside its verdict it may carry what was decoded, as \
+            `forge verify --json` does).
 
             Outcomes: pass; reason-differs (right verdict, another reason: a failure only with \
             --strict-reasons); fail; skipped; crash (killed by a signal); hang (past --timeout, its whole \

@@ -10,8 +10,8 @@ import Darwin
 /// Runs a validator once, the way `forge check` must: in a process group of its own
 /// (so a hang is killed whole, children included), standard input from /dev/null,
 /// standard output and error through pipes read as they come (the first 64 KiB of
-/// output kept, the last 2 KiB of errors; the rest counted and dropped, so a flood
-/// cannot fill memory or block the child). When it exits, whatever it left running
+/// output kept, 16 MiB of a JSON answer, the last 2 KiB of errors; the rest counted
+/// and dropped, so a flood cannot fill memory or block the child). When it exits, whatever it left running
 /// in its group is killed; a child that left the group and holds the pipes open is
 /// given 200 ms, then no longer read.
 struct HarnessProcess {
@@ -119,7 +119,9 @@ struct HarnessProcess {
                     }
                     if index == 0 {
                         totalOutput += count
-                        let room = HarnessAnswer.maximumOutput - output.count
+                        let limit = output.isEmpty ? HarnessAnswer.outputLimit(forOutputStartingWith: buffer[..<count])
+                                                   : HarnessAnswer.outputLimit(forOutputStartingWith: output)
+                        let room = limit - output.count
                         if room > 0 { output += buffer[..<min(room, count)] }
                     } else {
                         errorTail += buffer[..<count]

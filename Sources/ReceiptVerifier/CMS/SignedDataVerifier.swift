@@ -129,7 +129,7 @@ public struct SignedDataVerifier: Sendable {
                 return Verdict(.malformed, "signerInfos[0].signedAttrs: \(error)")
             case .success(let messageDigest):
                 guard messageDigest.elementsEqual(digest.digest(payload)) else {
-                    return Verdict(.signatureInvalid,
+                    return Verdict(.messageDigestMismatch,
                                    "signerInfos[0].signedAttrs: messageDigest does not match the \(digest.rawValue) of the payload")
                 }
             }
@@ -150,10 +150,10 @@ public struct SignedDataVerifier: Sendable {
                 }
             }
         } else {
-            check = .invalid("the signer's key is not RSA: a receipt signature is RSA PKCS#1 v1.5")
+            check = .invalid(.keyMismatch, "the signer's key is not RSA: a receipt signature is RSA PKCS#1 v1.5")
         }
-        if case .invalid(let why) = check {
-            return Verdict(.signatureInvalid, "signerInfos[0].signature by certificates[\(positions[signerIndex])] (\(signer.displayName)) does not verify: \(why)")
+        if case .invalid(let failure, let why) = check {
+            return Verdict(failure, "signerInfos[0].signature by certificates[\(positions[signerIndex])] (\(signer.displayName)) does not verify: \(why)")
         }
 
         // 7. The chain, last.

@@ -120,7 +120,7 @@ private struct Search {
         case .valid:
             cache?.insertVerifiedPair(issuer: issuer, certificate: certificate)
             return nil
-        case .invalid(let why):
+        case .invalid(_, let why):
             return PolicyFailure(.certificateSignatureInvalid, "signature by \(issuer.displayName) does not verify: \(why)")
         }
     }

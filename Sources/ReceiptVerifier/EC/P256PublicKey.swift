@@ -64,16 +64,16 @@ public struct P256PublicKey: Sendable {
     /// Verifies an ECDSA-SHA256 signature in X9.62 DER form (`ECDSA-Sig-Value`, as in certificates).
     public func checkDERSignature<Message: DataProtocol>(_ signature: some Collection<UInt8>, message: Message) -> SignatureCheck {
         guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: Array(signature)) else {
-            return .invalid("the ECDSA signature is not a DER SEQUENCE of two INTEGERs")
+            return .invalid(.malformedSignature, "the ECDSA signature is not a DER SEQUENCE of two INTEGERs")
         }
-        return key.isValidSignature(parsed, for: message) ? .valid : .invalid("the ECDSA P-256 signature does not verify")
+        return key.isValidSignature(parsed, for: message) ? .valid : .invalid(.signatureMismatch, "the ECDSA P-256 signature does not verify")
     }
 
     /// Verifies an ES256 signature: raw `r ‖ s`, 64 bytes (RFC 7518 §3.4).
     public func checkRawSignature<Message: DataProtocol>(_ signature: some Collection<UInt8>, message: Message) -> SignatureCheck {
         guard signature.count == 64, let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: Array(signature)) else {
-            return .invalid("an ES256 signature is 64 bytes (r ‖ s), found \(signature.count)")
+            return .invalid(.signatureLength, "an ES256 signature is 64 bytes (r ‖ s), found \(signature.count)")
         }
-        return key.isValidSignature(parsed, for: message) ? .valid : .invalid("the ES256 signature does not verify")
+        return key.isValidSignature(parsed, for: message) ? .valid : .invalid(.signatureMismatch, "the ES256 signature does not verify")
     }
 }

@@ -1,13 +1,19 @@
 import BER
 import Foundation
 
-/// The outcome of an RSA signature check: a value, not a thrown error.
+/// The outcome of a signature check: a value, not a thrown error.
 public enum SignatureCheck: Hashable, Sendable {
     case valid
-    /// The signature does not verify; the text says which step refused it.
-    case invalid(String)
+    /// The signature does not verify: a stable code, and a text saying which step refused it.
+    case invalid(SignatureFailure, String)
 
     public var isValid: Bool { self == .valid }
+
+    /// The code of an invalid signature; nil for a valid one.
+    public var failure: SignatureFailure? {
+        if case .invalid(let failure, _) = self { return failure }
+        return nil
+    }
 }
 
 /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2.2, §9.2), the strict way: the expected encoded
@@ -58,14 +64,14 @@ package enum PKCS1v15 {
     /// Compares a recovered block (`s^e mod n`) with the expected encoding of `digest`.
     static func check(recovered: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm) -> SignatureCheck {
         guard digest.count == algorithm.digestLength else {
-            return .invalid("\(algorithm.rawValue) digest must be \(algorithm.digestLength) bytes, got \(digest.count)")
+            return .invalid(.digestLength, "\(algorithm.rawValue) digest must be \(algorithm.digestLength) bytes, got \(digest.count)")
         }
         guard let expected = encodedMessage(digest: digest, algorithm: algorithm, length: recovered.count) else {
-            return .invalid("a \(recovered.count)-byte key is too short for a \(algorithm.rawValue) DigestInfo")
+            return .invalid(.keyTooShort, "a \(recovered.count)-byte key is too short for a \(algorithm.rawValue) DigestInfo")
         }
         // Public data: no need for a constant-time compare.
         guard recovered == expected else {
-            return .invalid("the recovered block is not 00 01 FF…FF 00 DigestInfo(\(algorithm.rawValue), digest)")
+            return .invalid(.signatureMismatch, "the recovered block is not 00 01 FF…FF 00 DigestInfo(\(algorithm.rawValue), digest)")
         }
         return .valid
     }
@@ -79,10 +85,10 @@ extension RSAPublicKey {
     ) -> SignatureCheck {
         // RFC 8017 §8.2.2 step 1: the signature has exactly the modulus's length.
         guard signature.count == modulusByteCount else {
-            return .invalid("signature is \(signature.count) bytes, the \(modulusBits)-bit key needs \(modulusByteCount)")
+            return .invalid(.signatureLength, "signature is \(signature.count) bytes, the \(modulusBits)-bit key needs \(modulusByteCount)")
         }
         guard let recovered = publicOperation(Array(signature)) else {
-            return .invalid("signature representative is not smaller than the modulus")
+            return .invalid(.signatureOutOfRange, "signature representative is not smaller than the modulus")
         }
         return PKCS1v15.check(recovered: recovered, digest: Array(digest), algorithm: algorithm)
     }

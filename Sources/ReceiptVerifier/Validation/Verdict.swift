@@ -1,7 +1,8 @@
 import Receipt
 
 /// What a verification concluded: a stable reason code (the forge's manifest uses the
-/// same codes), for a refused chain also a stable fine-grained `ChainFailure` code, a
+/// same codes), for a refused chain also a stable fine-grained `ChainFailure` code, for
+/// a refused receipt signature a `SignatureFailure` code, a
 /// human-readable detail that says what was wrong and where (byte offset and schema
 /// path when it comes from a parse error, certificate index and subject when it comes
 /// from the chain), and whatever was decoded along the way. Match the codes, not the
@@ -14,6 +15,10 @@ public struct Verdict: Sendable, CustomStringConvertible {
     /// `untrusted-chain`; also for a certificate that `expired`, is `not-yet-valid`,
     /// or whose signature does not verify); nil otherwise.
     public let chainFailure: ChainFailure?
+    /// Why the signer's signature over the receipt was refused (always so for
+    /// `signature-invalid`, unless a certificate's signature in the chain failed: that
+    /// is the chain failure `signature-invalid`); nil otherwise.
+    public let signatureFailure: SignatureFailure?
     public let detail: String
     /// The decoded payload, whenever it decoded (also for most invalid verdicts).
     public let receipt: AppReceipt?
@@ -23,6 +28,7 @@ public struct Verdict: Sendable, CustomStringConvertible {
     public init(_ reason: VerdictReason, _ detail: String, receipt: AppReceipt? = nil, chain: [Certificate] = []) {
         self.reason = reason
         chainFailure = nil
+        signatureFailure = nil
         self.detail = detail
         self.receipt = receipt
         self.chain = chain
@@ -32,14 +38,27 @@ public struct Verdict: Sendable, CustomStringConvertible {
     public init(_ chainFailure: ChainFailure, _ detail: String, receipt: AppReceipt? = nil) {
         reason = chainFailure.reason
         self.chainFailure = chainFailure
+        signatureFailure = nil
         self.detail = detail
         self.receipt = receipt
         chain = []
     }
 
-    private init(reason: VerdictReason, chainFailure: ChainFailure?, detail: String, receipt: AppReceipt?, chain: [Certificate]) {
+    /// A refused receipt signature's verdict: `signature-invalid`, with the code.
+    public init(_ signatureFailure: SignatureFailure, _ detail: String, receipt: AppReceipt? = nil) {
+        reason = .signatureInvalid
+        chainFailure = nil
+        self.signatureFailure = signatureFailure
+        self.detail = detail
+        self.receipt = receipt
+        chain = []
+    }
+
+    private init(reason: VerdictReason, chainFailure: ChainFailure?, signatureFailure: SignatureFailure?, detail: String,
+                 receipt: AppReceipt?, chain: [Certificate]) {
         self.reason = reason
         self.chainFailure = chainFailure
+        self.signatureFailure = signatureFailure
         self.detail = detail
         self.receipt = receipt
         self.chain = chain
@@ -54,6 +73,7 @@ public struct Verdict: Sendable, CustomStringConvertible {
 
     /// The same verdict with the decoded receipt attached.
     func with(receipt: AppReceipt?) -> Verdict {
-        Verdict(reason: reason, chainFailure: chainFailure, detail: detail, receipt: receipt, chain: chain)
+        Verdict(reason: reason, chainFailure: chainFailure, signatureFailure: signatureFailure, detail: detail,
+                receipt: receipt, chain: chain)
     }
 }

@@ -35,7 +35,7 @@ public enum CertificatePublicKey: Sendable {
     ) -> SignatureCheck {
         switch self {
         case .rsa(let key): return key.checkSignature(signature, message: message, algorithm: algorithm)
-        case .p256: return .invalid("an EC P-256 key cannot verify an RSA PKCS#1 signature")
+        case .p256: return .invalid(.keyMismatch, "an EC P-256 key cannot verify an RSA PKCS#1 signature")
         }
     }
 
@@ -49,13 +49,13 @@ public enum CertificatePublicKey: Sendable {
             return key.checkDERSignature(signature, message: message)
         case (.rsa(let key), _) where algorithm != .ecdsaWithSHA256:
             guard let digest = algorithm.digestAlgorithm else {
-                return .invalid("\(algorithm.rawValue) names no hash")
+                return .invalid(.keyMismatch, "\(algorithm.rawValue) names no hash")
             }
             return key.checkSignature(signature, message: message, algorithm: digest)
         case (.rsa, _):
-            return .invalid("an RSA key cannot verify an \(algorithm.rawValue) signature")
+            return .invalid(.keyMismatch, "an RSA key cannot verify an \(algorithm.rawValue) signature")
         case (.p256, _):
-            return .invalid("an EC P-256 key cannot verify a \(algorithm.rawValue) signature")
+            return .invalid(.keyMismatch, "an EC P-256 key cannot verify a \(algorithm.rawValue) signature")
         }
     }
 
