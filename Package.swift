@@ -81,7 +81,7 @@ let package = Package(
         // The PKCS#7 receipt forge and its case catalogue.
         .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
-        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", "StoreKit2Verifier", crypto]),
+        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
         .target(name: "ReceiptMutation", dependencies: ["BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
         // `forge check`'s results and reports (HTML, JUnit, text matrix).

@@ -1,7 +1,6 @@
 import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
-import StoreKit2Verifier
 
 /// One StoreKit 2 fixture: what is signed, how it is broken, how the verifier is set
 /// up, and the status Apple's `SignedDataVerifier` gives it. The catalogue drives the

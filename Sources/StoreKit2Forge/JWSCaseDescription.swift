@@ -1,6 +1,5 @@
 import ReceiptVerifier
 import StoreKit2
-import StoreKit2Verifier
 
 /// How a case's verifier is set up (`case.json` `verifier`): Apple's
 /// `SignedDataVerifier` arguments, roots as paths relative to the tree.

@@ -7,7 +7,6 @@ import AppInput
 import ForgeCA
 import ForgeSupport
 import ReceiptForge
-import StoreKit2Verifier
 
 /// Mints the StoreKit 2 cases: payloads for the app, signed ES256 with the JWS CA's
 /// leaf (deterministic RFC 6979 nonces), then broken as each case says.
