@@ -230,7 +230,7 @@ public enum ReceiptTypedChecks {
             named = text.hasPrefix("malformed receipt: ") && text.contains(" at byte \(ber.offset)")
                 && (0...inputCount).contains(ber.offset)
         }
-        guard named, error.verdictReason == .malformed, error.verdictReason.verdict == "invalid" else {
+        guard named, error.verdictReason == .malformed, error.verdictReason.verdict == .invalid else {
             return Finding(signature: "receipt-error-description-difference", detail: text)
         }
         return nil

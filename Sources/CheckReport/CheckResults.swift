@@ -1,4 +1,5 @@
 import Foundation
+import Receipt
 
 /// What `forge check` found: one result per case for one validator (the `--json`
 /// file, described by `Schemas/check-results.schema.json`). `forge report` merges
@@ -34,10 +35,14 @@ public struct CheckResults: Codable, Sendable, Hashable {
 public struct CheckResult: Codable, Sendable, Hashable {
     /// A verdict: `valid` or `invalid`, with a reason when the validator gave one.
     public struct Verdict: Codable, Sendable, Hashable {
-        public var verdict: String
+        public var verdict: VerdictKind
+        /// The validator's own word for the reason, as it gave it (untrusted text).
         public var reason: String?
 
-        public init(verdict: String, reason: String?) {
+        /// `valid`, `invalid`, or `invalid (REASON)`: how the reports print it.
+        public var text: String { reason.map { "\(verdict.rawValue) (\($0))" } ?? verdict.rawValue }
+
+        public init(verdict: VerdictKind, reason: String?) {
             self.verdict = verdict
             self.reason = reason
         }

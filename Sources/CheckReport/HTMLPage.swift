@@ -133,7 +133,7 @@ package enum HTMLPage {
 
     /// `invalid (bad-signature)`: untrusted, not yet escaped.
     package static func verdictText(_ verdict: CheckResult.Verdict) -> String {
-        verdict.reason.map { "\(verdict.verdict) (\($0))" } ?? verdict.verdict
+        verdict.text
     }
 
     package static func tags(_ tags: [String]) -> String {

@@ -1,3 +1,4 @@
+import Receipt
 import StrictJSON
 /// The `forge check` contract, the validator's side: how its exit and output become
 /// a verdict, and the verdict an outcome.
@@ -86,12 +87,12 @@ public enum HarnessAnswer {
         }
         let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty {
-            return .verdict(CheckResult.Verdict(verdict: status == 0 ? "valid" : "invalid", reason: nil))
+            return .verdict(CheckResult.Verdict(verdict: status == 0 ? .valid : .invalid, reason: nil))
         }
         if trimmed.hasPrefix("{") { return jsonAnswer(trimmed, output) }
         let line = (trimmed.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? trimmed).trimmingWhitespace()
         if line == "valid" || line.hasPrefix("valid:") || line.hasPrefix("valid ") {
-            return .verdict(CheckResult.Verdict(verdict: "valid", reason: nil))
+            return .verdict(CheckResult.Verdict(verdict: .valid, reason: nil))
         }
         if line == "invalid" || line.hasPrefix("invalid ") || line.hasPrefix("invalid:") || line.hasPrefix("invalid(") {
             var rest = Substring(line.dropFirst("invalid".count)).drop { $0 == " " || $0 == "\t" }
@@ -102,7 +103,7 @@ public enum HarnessAnswer {
                 rest = ""
             }
             let reason = rest.prefix { !$0.isWhitespace }.trimmingSuffix(":")
-            return .verdict(CheckResult.Verdict(verdict: "invalid", reason: reason.isEmpty ? nil : String(reason.prefix(200))))
+            return .verdict(CheckResult.Verdict(verdict: .invalid, reason: reason.isEmpty ? nil : String(reason.prefix(200))))
         }
         return .error("unrecognised answer (expected JSON, 'valid' or 'invalid [REASON]'): \(quote(output))")
     }
@@ -111,11 +112,11 @@ public enum HarnessAnswer {
         guard case .object(let members)? = try? JSONParser.parse(Array(text.utf8)) else {
             return .error("the answer starts with '{' but is not a JSON object: \(quote(output))")
         }
-        var verdict: String?
+        var verdict: VerdictKind?
         var reason: String?
         for member in members {
             switch (member.key, member.value) {
-            case ("verdict", .string(let value)) where value == "valid" || value == "invalid": verdict = value
+            case ("verdict", .string(let value)) where VerdictKind(rawValue: value) != nil: verdict = VerdictKind(rawValue: value)
             case ("verdict", _): return .error("\"verdict\" must be \"valid\" or \"invalid\": \(quote(output))")
             case ("reason", .string(let value)): reason = value.isEmpty ? nil : String(value.prefix(200))
             case ("reason", .null): reason = nil
@@ -124,14 +125,14 @@ public enum HarnessAnswer {
             }
         }
         guard let verdict else { return .error("the JSON answer has no \"verdict\": \(quote(output))") }
-        return .verdict(CheckResult.Verdict(verdict: verdict, reason: verdict == "valid" ? nil : reason))
+        return .verdict(CheckResult.Verdict(verdict: verdict, reason: verdict == .valid ? nil : reason))
     }
 
     /// The outcome of a verdict against the expected one: the wrong verdict fails; the
     /// right verdict with another reason (when the validator gave one) differs.
     public static func outcome(expected: CheckResult.Verdict, actual: CheckResult.Verdict) -> CheckOutcome {
         guard expected.verdict == actual.verdict else { return .fail }
-        if actual.verdict == "invalid", let reason = actual.reason, reason != expected.reason { return .reasonDiffers }
+        if actual.verdict == .invalid, let reason = actual.reason, reason != expected.reason { return .reasonDiffers }
         return .pass
     }
 

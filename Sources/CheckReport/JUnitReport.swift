@@ -50,7 +50,7 @@ public enum JUnitReport {
     }
 
     package static func describe(_ verdict: CheckResult.Verdict) -> String {
-        verdict.reason.map { "\(verdict.verdict) (\($0))" } ?? verdict.verdict
+        verdict.text
     }
 
     package static func seconds(_ value: Double) -> String {

@@ -47,7 +47,7 @@ public enum TextMatrix {
     }
 
     package static func verdict(_ verdict: CheckResult.Verdict, _ safe: (String, Int) -> String) -> String {
-        safe(verdict.reason.map { "\(verdict.verdict) (\($0))" } ?? verdict.verdict, 60)
+        safe(verdict.text, 60)
     }
 
     package static func pad(_ text: String, _ width: Int) -> String {

@@ -147,7 +147,7 @@ struct VerifyCommand: ParsableCommand {
         }
         if json {
             let receiptJSON = verdict.receipt != nil ? bytes.flatMap { try? ReceiptDump(bytes: $0).receipt } : nil
-            let output = VerdictOutput(verdict: verdict.verdict, reason: verdict.reason,
+            let output = VerdictOutput(verdict: verdict.verdict.rawValue, reason: verdict.reason,
                                        code: verdict.chainFailure?.rawValue ?? verdict.signatureFailure?.rawValue, detail: verdict.detail,
                                        chain: verdict.chain.map(\.subject.description), receipt: receiptJSON)
             print(String(decoding: try forgeJSON(output), as: UTF8.self), terminator: "")

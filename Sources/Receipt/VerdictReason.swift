@@ -26,5 +26,11 @@ public enum VerdictReason: String, CaseIterable, Sendable, Codable {
     case unsupportedAlgorithm = "unsupported-algorithm"
 
     /// `valid` or `invalid`, as written in the manifest's `expected.verdict`.
-    public var verdict: String { self == .valid ? "valid" : "invalid" }
+    public var verdict: VerdictKind { self == .valid ? .valid : .invalid }
+}
+
+/// A verdict without its reason: what a validator's yes or no says.
+public enum VerdictKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case valid
+    case invalid
 }

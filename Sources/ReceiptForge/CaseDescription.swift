@@ -8,7 +8,7 @@ import AppInput
 public struct CaseDescription: Codable, Sendable, Hashable {
     public struct Expected: Codable, Sendable, Hashable {
         /// `valid` or `invalid`.
-        public var verdict: String
+        public var verdict: VerdictKind
         public var reason: VerdictReason
 
         public init(_ reason: VerdictReason) {

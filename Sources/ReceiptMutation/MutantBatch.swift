@@ -35,7 +35,7 @@ public struct MutantBatch: Sendable {
     /// `mutation.json`.
     public struct MutationRecord: Codable, Sendable, Hashable {
         public struct OurVerdict: Codable, Sendable, Hashable {
-            public var verdict: String
+            public var verdict: VerdictKind
             public var reason: VerdictReason
             public var detail: String
         }

@@ -4,10 +4,10 @@ import CheckReport
 /// Results of `forge check` for the report tests: one result of each outcome, and
 /// hostile strings for the escaping tests.
 enum CheckResultsSamples {
-    static let valid = CheckResult.Verdict(verdict: "valid", reason: nil)
+    static let valid = CheckResult.Verdict(verdict: .valid, reason: nil)
 
     static func invalid(_ reason: String?) -> CheckResult.Verdict {
-        CheckResult.Verdict(verdict: "invalid", reason: reason)
+        CheckResult.Verdict(verdict: .invalid, reason: reason)
     }
 
     static func result(_ id: String, _ outcome: CheckOutcome, tags: [String] = ["chain"], importance: String = "critical",
@@ -53,7 +53,7 @@ enum CheckResultsSamples {
     static func hostileRun(_ text: String) -> CheckResults {
         CheckResults(harness: text, startedAt: text, results: [
             CheckResult(id: text, tags: [text, text], importance: text, expected: invalid(text),
-                        actual: CheckResult.Verdict(verdict: text, reason: text), outcome: .error, knownFailure: text,
+                        actual: CheckResult.Verdict(verdict: .invalid, reason: text), outcome: .error, knownFailure: text,
                         seconds: 1, detail: text, stderrTail: text),
             CheckResult(id: "plain", tags: [], importance: "high", expected: valid, actual: invalid(text), outcome: .fail,
                         seconds: 0, detail: nil, stderrTail: ""),

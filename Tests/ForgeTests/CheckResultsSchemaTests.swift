@@ -15,12 +15,12 @@ final class CheckResultsSchemaTests: XCTestCase {
         let results = CheckOutcome.allCases.enumerated().map { index, outcome -> CheckResult in
             let forgeCase = ForgeCase.catalogue[(index * 5) % ForgeCase.catalogue.count]
             let expected = CheckResult.Verdict(verdict: forgeCase.expected.verdict, reason: forgeCase.expected.rawValue)
-            let other = forgeCase.expected == .valid ? "invalid" : "valid"
+            let other: VerdictKind = forgeCase.expected == .valid ? .invalid : .valid
             let actual: CheckResult.Verdict?
             switch outcome {
             case .pass: actual = CheckResult.Verdict(verdict: expected.verdict, reason: nil)
             case .reasonDiffers: actual = CheckResult.Verdict(verdict: expected.verdict, reason: "BAD_SIGNATURE \"quoted\"")
-            case .fail: actual = CheckResult.Verdict(verdict: other, reason: other == "valid" ? "valid" : "malformed")
+            case .fail: actual = CheckResult.Verdict(verdict: other, reason: other == .valid ? "valid" : "malformed")
             case .skipped, .crash, .hang, .error: actual = nil
             }
             let detail: String? = switch outcome {

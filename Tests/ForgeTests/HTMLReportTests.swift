@@ -102,7 +102,7 @@ final class HTMLReportTests: XCTestCase {
         let acceptsAll = CheckResults(harness: "./accept-all", startedAt: "2026-05-02T00:00:00Z", results: sample.results.map {
             var result = $0
             result.actual = Samples.valid
-            result.outcome = $0.expected.verdict == "valid" ? .pass : .fail
+            result.outcome = $0.expected.verdict == .valid ? .pass : .fail
             result.knownFailure = nil
             return result
         })

@@ -1,3 +1,4 @@
+import Receipt
 import ReceiptForge
 import XCTest
 import CheckReport
@@ -9,24 +10,24 @@ final class HarnessAnswerTests: XCTestCase {
         return HarnessAnswer.interpret(.exited(status), output: bytes, totalOutput: bytes.count)
     }
 
-    func answer(_ verdict: String, _ reason: String? = nil) -> HarnessAnswer.Interpretation {
+    func answer(_ verdict: VerdictKind, _ reason: String? = nil) -> HarnessAnswer.Interpretation {
         .verdict(CheckResult.Verdict(verdict: verdict, reason: reason))
     }
 
     func testAnswerForms() {
         let table: [(String, Int32, HarnessAnswer.Interpretation)] = [
-            ("", 0, answer("valid")),
-            ("\n  \n", 1, answer("invalid")),
-            ("valid\n", 0, answer("valid")),
-            ("valid: chain ok\nmore", 0, answer("valid")),
-            ("invalid\n", 1, answer("invalid")),
-            ("invalid copied\n", 1, answer("invalid", "copied")),
-            ("invalid (device-hash-mismatch): attribute 5", 1, answer("invalid", "device-hash-mismatch")),
-            ("invalid device-hash-mismatch: the hash", 1, answer("invalid", "device-hash-mismatch")),
-            ("invalid: no reason", 1, answer("invalid")),
-            (#"{"verdict": "invalid", "reason": "malformed", "detail": 3}"#, 1, answer("invalid", "malformed")),
-            (#"{"verdict": "valid", "reason": "ignored for valid"}"#, 0, answer("valid")),
-            (#"  {"reason": null, "verdict": "invalid"}  "#, 0, answer("invalid")),
+            ("", 0, answer(.valid)),
+            ("\n  \n", 1, answer(.invalid)),
+            ("valid\n", 0, answer(.valid)),
+            ("valid: chain ok\nmore", 0, answer(.valid)),
+            ("invalid\n", 1, answer(.invalid)),
+            ("invalid copied\n", 1, answer(.invalid, "copied")),
+            ("invalid (device-hash-mismatch): attribute 5", 1, answer(.invalid, "device-hash-mismatch")),
+            ("invalid device-hash-mismatch: the hash", 1, answer(.invalid, "device-hash-mismatch")),
+            ("invalid: no reason", 1, answer(.invalid)),
+            (#"{"verdict": "invalid", "reason": "malformed", "detail": 3}"#, 1, answer(.invalid, "malformed")),
+            (#"{"verdict": "valid", "reason": "ignored for valid"}"#, 0, answer(.valid)),
+            (#"  {"reason": null, "verdict": "invalid"}  "#, 0, answer(.invalid)),
         ]
         for (text, status, expected) in table {
             XCTAssertEqual(verdict(text, status: status), expected, text)
@@ -53,7 +54,7 @@ final class HarnessAnswerTests: XCTestCase {
     func testLargeJSONAnswersAreReadWhole() {
         let padding = String(repeating: "x", count: 700_000)
         let large = #"{"verdict": "invalid", "receipt": {"note": "\#(padding)"}, "reason": "malformed"}"#
-        XCTAssertEqual(verdict(large, status: 1), answer("invalid", "malformed"), "the reason after the large member is read")
+        XCTAssertEqual(verdict(large, status: 1), answer(.invalid, "malformed"), "the reason after the large member is read")
         XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array(" \n{".utf8)), HarnessAnswer.maximumJSONOutput)
         XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array("  ".utf8)), HarnessAnswer.maximumJSONOutput)
         XCTAssertEqual(HarnessAnswer.outputLimit(forOutputStartingWith: Array("valid".utf8)), HarnessAnswer.maximumOutput)
@@ -85,14 +86,14 @@ final class HarnessAnswerTests: XCTestCase {
     }
 
     func testOutcomes() {
-        let expectedInvalid = CheckResult.Verdict(verdict: "invalid", reason: "device-hash-mismatch")
-        let expectedValid = CheckResult.Verdict(verdict: "valid", reason: "valid")
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedValid, actual: .init(verdict: "valid", reason: nil)), .pass)
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedValid, actual: .init(verdict: "invalid", reason: nil)), .fail)
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: "invalid", reason: nil)), .pass)
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: "invalid", reason: "device-hash-mismatch")), .pass)
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: "invalid", reason: "malformed")), .reasonDiffers)
-        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: "valid", reason: nil)), .fail)
+        let expectedInvalid = CheckResult.Verdict(verdict: .invalid, reason: "device-hash-mismatch")
+        let expectedValid = CheckResult.Verdict(verdict: .valid, reason: "valid")
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedValid, actual: .init(verdict: .valid, reason: nil)), .pass)
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedValid, actual: .init(verdict: .invalid, reason: nil)), .fail)
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: .invalid, reason: nil)), .pass)
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: .invalid, reason: "device-hash-mismatch")), .pass)
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: .invalid, reason: "malformed")), .reasonDiffers)
+        XCTAssertEqual(HarnessAnswer.outcome(expected: expectedInvalid, actual: .init(verdict: .valid, reason: nil)), .fail)
     }
 
     func testQuotingNeverPassesRawBytes() {
@@ -120,8 +121,8 @@ final class HarnessAnswerTests: XCTestCase {
     func testJUnitMarksEachOutcome() {
         func result(_ id: String, _ outcome: CheckOutcome, known: String? = nil) -> CheckResult {
             CheckResult(id: id, tags: ["chain"], importance: "critical",
-                        expected: .init(verdict: "invalid", reason: "untrusted-chain"),
-                        actual: outcome == .fail ? .init(verdict: "valid", reason: nil) : nil, outcome: outcome,
+                        expected: .init(verdict: .invalid, reason: "untrusted-chain"),
+                        actual: outcome == .fail ? .init(verdict: .valid, reason: nil) : nil, outcome: outcome,
                         knownFailure: known, seconds: 0.25, detail: outcome == .crash ? "killed by SIGSEGV (11)" : nil,
                         stderrTail: "<oops> & \u{1}")
         }

@@ -168,8 +168,8 @@ final class PayloadDecodingTests: XCTestCase {
             "valid", "missing", "malformed", "signature-invalid", "untrusted-chain", "certificate-expired",
             "bundle-mismatch", "version-mismatch", "device-hash-mismatch", "receipt-expired", "unsupported-algorithm",
         ])
-        XCTAssertEqual(VerdictReason.valid.verdict, "valid")
-        XCTAssertEqual(VerdictReason.malformed.verdict, "invalid")
+        XCTAssertEqual(VerdictReason.valid.verdict, .valid)
+        XCTAssertEqual(VerdictReason.malformed.verdict, .invalid)
     }
 }
 

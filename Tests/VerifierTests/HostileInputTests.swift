@@ -83,7 +83,7 @@ final class HostileInputTests: XCTestCase {
     func testMissingFileIsMissing() throws {
         let verdict = try Self.validator.validate(fileAt: URL(fileURLWithPath: "/nonexistent/receipt"))
         XCTAssertEqual(verdict.reason, .missing)
-        XCTAssertEqual(verdict.verdict, "invalid")
+        XCTAssertEqual(verdict.verdict, .invalid)
     }
 
     /// Only a path where nothing exists is `missing`: a directory, or a link whose

@@ -244,7 +244,7 @@ struct CheckCommand: ParsableCommand {
     func printTable(_ report: CheckResults) {
         func describe(_ verdict: CheckResult.Verdict?) -> String {
             guard let verdict else { return "-" }
-            return verdict.reason.map { "\(verdict.verdict) \($0)" } ?? verdict.verdict
+            return verdict.reason.map { "\(verdict.verdict.rawValue) \($0)" } ?? verdict.verdict.rawValue
         }
         let width = max(4, report.results.map(\.id.count).max() ?? 0) + 2
         print(pad("case", width) + pad("expected", 31) + pad("actual", 31) + "outcome")

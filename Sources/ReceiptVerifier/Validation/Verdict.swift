@@ -67,7 +67,7 @@ public struct Verdict: Sendable, CustomStringConvertible {
     public var isValid: Bool { reason == .valid }
 
     /// `valid` or `invalid`, as in the manifest's `expected.verdict`.
-    public var verdict: String { reason.verdict }
+    public var verdict: VerdictKind { reason.verdict }
 
     public var description: String { "\(verdict) (\(reason.rawValue)): \(detail)" }
 
