@@ -4,7 +4,6 @@
 // place, with guard limbs around every output.
 import BigNum
 import Foundation
-import ReceiptForge
 import XCTest
 import ForgeSupport
 

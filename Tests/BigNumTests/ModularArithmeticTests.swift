@@ -2,7 +2,6 @@
 // (ModularArithmetic.swift) against OpenSSL (BN_mod_exp with exponent 1 reduces any
 // input; BN_mul multiplies), on both paths, moduli from 2 to 4096 bits.
 import BigNum
-import ReceiptForge
 import XCTest
 import ForgeSupport
 

@@ -1,7 +1,6 @@
 // Montgomery multiplication, squaring and exponentiation on both paths against
 // OpenSSL (BN_mod_mul_montgomery, BN_mod_exp), moduli from 64 to 4096 bits.
 import BigNum
-import ReceiptForge
 import XCTest
 import ForgeSupport
 

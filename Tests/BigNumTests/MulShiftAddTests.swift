@@ -1,7 +1,6 @@
 // The fixed-point kernel y = (a .* b >> shift) + c on 2-lane vectors: both paths
 // against a reference built from the test-only 32-bit multiply and shift.
 import BigNum
-import ReceiptForge
 import XCTest
 import ForgeSupport
 

@@ -3,7 +3,6 @@
 // the OpenSSL oracle on big-endian bytes, and the Corpus/bignum vector reader.
 import BigNum
 import OpenSSLShim
-import ReceiptForge
 import XCTest
 import ForgeSupport
 
