@@ -62,13 +62,13 @@ let package = Package(
         // The PKCS#7 app receipt: container, attributes, dates, device hash.
         .target(name: "Receipt", dependencies: ["BER", crypto]),
         // StoreKit 2: compact JWS, header and the payload models the forge and verifier share.
-        .target(name: "StoreKit2"),
+        .target(name: "StoreKit2", dependencies: ["StrictJSON"]),
 
         // MARK: Verifiers
         // X.509, CMS, RSA PKCS#1 v1.5, P-256 ECDSA, chain building, receipt policies.
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", crypto]),
         // StoreKit 2 JWS verification with the statuses of Apple's SignedDataVerifier.
-        .target(name: "StoreKit2Verifier", dependencies: ["BER", "ReceiptVerifier", "StoreKit2"]),
+        .target(name: "StoreKit2Verifier", dependencies: ["BER", "ReceiptVerifier", "StoreKit2", "StrictJSON"]),
 
         // MARK: Forges
         // The throwaway Apple-shaped CA (RSA for receipts, P-256 for JWS), keys, certificate builder.
@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier",
+                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,14 +1,16 @@
 /// A strict RFC 8259 parser over UTF-8 bytes. Written here rather than taken from
 /// Foundation so that it behaves the same on Linux and Apple platforms, reads 64-bit
 /// integers exactly, tells `true` from `1`, keeps duplicate keys for the reader to
-/// refuse by name, and reports every syntax error at a byte offset.
+/// refuse by name, and reports every syntax error at a byte offset. The `python`
+/// dialect relaxes it exactly where Python's `json.loads` does (`JSONDialect`), for
+/// the StoreKit 2 verifier.
 ///
-/// One cursor (`index`) over the bytes; nesting is capped at `maximumDepth`, so no
-/// input can exhaust the stack.
+/// One cursor (`index`) over the bytes; nesting is capped at the dialect's
+/// `maximumDepth`, so no input can exhaust the stack.
 package struct JSONParser {
-    /// Arrays and objects nested deeper than this are refused: the parser recurses
-    /// once per level. Xcode's `.storekit` files nest six levels.
-    package static let maximumDepth = 128
+    /// Arrays and objects nested deeper than this are refused in the `rfc8259` dialect.
+    /// Xcode's `.storekit` files nest six levels.
+    package static let maximumDepth = JSONDialect.rfc8259.maximumDepth
 
     package struct SyntaxError: Error, Sendable, Hashable {
         /// Where in the input the problem was found.
@@ -17,26 +19,34 @@ package struct JSONParser {
     }
 
     private let bytes: [UInt8]
+    private let dialect: JSONDialect
     private var index = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], dialect: JSONDialect) {
         self.bytes = bytes
+        self.dialect = dialect
     }
 
     /// The one JSON value `bytes` holds (a leading UTF-8 byte order mark is skipped).
-    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        if let offset = firstInvalidUTF8(bytes) {
-            throw SyntaxError(offset: offset, reason: "invalid UTF-8")
+    package static func parse(_ bytes: [UInt8], dialect: JSONDialect = .rfc8259) throws(SyntaxError) -> JSONValue {
+        var parser: JSONParser
+        switch dialect {
+        case .rfc8259:
+            if let offset = firstInvalidUTF8(bytes) {
+                throw SyntaxError(offset: offset, reason: "invalid UTF-8")
+            }
+            parser = JSONParser(bytes: bytes, dialect: dialect)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        case .python:
+            parser = JSONParser(bytes: try PythonJSONText.utf8(bytes), dialect: dialect)
         }
-        var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
-        guard parser.index < bytes.count else {
+        guard parser.index < parser.bytes.count else {
             throw SyntaxError(offset: parser.index, reason: "the file holds no JSON value (it is empty)")
         }
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
-        guard parser.index == bytes.count else {
+        guard parser.index == parser.bytes.count else {
             throw parser.failure("unexpected \(parser.found) after the JSON value")
         }
         return value
@@ -52,6 +62,11 @@ package struct JSONParser {
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "N") where dialect == .python: try expectLiteral("NaN"); return .number("NaN")
+        case UInt8(ascii: "I") where dialect == .python: try expectLiteral("Infinity"); return .number("Infinity")
+        case UInt8(ascii: "-") where dialect == .python && bytes[(index + 1)...].starts(with: "Infinity".utf8):
+            index += 9
+            return .number("-Infinity")
         case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return .number(try parseNumber())
         default: throw failure("expected a JSON value, found \(found)")
         }
@@ -61,6 +76,7 @@ package struct JSONParser {
         try checkDepth(depth)
         index += 1  // {
         var members: [JSONMember] = []
+        var positions: [String: Int] = [:]  // python: where each name first appeared
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -76,7 +92,18 @@ package struct JSONParser {
             guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after the member name, found \(found)") }
             index += 1
             skipWhitespace()
-            members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
+            let member = JSONMember(key: key, value: try parseValue(depth: depth))
+            if dialect == .python {
+                // Python's dict: a repeated name keeps its first position and takes the last value.
+                if let first = positions[key] {
+                    members[first] = member
+                } else {
+                    positions[key] = members.count
+                    members.append(member)
+                }
+            } else {
+                members.append(member)
+            }
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","):
@@ -118,8 +145,8 @@ package struct JSONParser {
     }
 
     private func checkDepth(_ depth: Int) throws(SyntaxError) {
-        guard depth <= JSONParser.maximumDepth else {
-            throw failure("arrays and objects nested more than \(JSONParser.maximumDepth) levels deep")
+        guard depth <= dialect.maximumDepth else {
+            throw failure("arrays and objects nested more than \(dialect.maximumDepth) levels deep")
         }
     }
 
@@ -170,17 +197,27 @@ package struct JSONParser {
             let unit = try parseHex4()
             switch unit {
             case 0xD800...0xDBFF:
-                guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else {
+                let next = index
+                if bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
+                    index += 2
+                    let low = try parseHex4()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+                    }
+                    guard dialect == .python else {
+                        throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) followed by \\u\(hexText(low)), not a low surrogate")
+                    }
+                } else if dialect != .python {
                     throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) not followed by a low surrogate")
                 }
-                index += 2
-                let low = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) followed by \\u\(hexText(low)), not a low surrogate")
-                }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+                // python: the high surrogate stands alone; what follows it is read on its own.
+                index = next
+                return Self.unpairedSurrogate
             case 0xDC00...0xDFFF:
-                throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+                guard dialect == .python else {
+                    throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+                }
+                return Self.unpairedSurrogate
             default:
                 return Unicode.Scalar(unit)!
             }
@@ -189,6 +226,10 @@ package struct JSONParser {
             throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))' (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
         }
     }
+
+    /// What the `python` dialect reads for an unpaired surrogate, which Python keeps and a
+    /// Swift string cannot hold (`JSONDialect.python`).
+    package static let unpairedSurrogate: Unicode.Scalar = "\u{FFFD}"
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
         var value: UInt32 = 0
@@ -209,15 +250,25 @@ package struct JSONParser {
 
     // MARK: Numbers and literals
 
+    /// Python refuses to convert an integer literal longer than this
+    /// (`sys.int_info.default_max_str_digits`), so `json.loads` refuses the document.
+    package static let pythonIntegerDigitLimit = 4300
+
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, returned as written.
     private mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
         if peek == UInt8(ascii: "0") {
             index += 1
             if let next = peek, isDigit(next) { throw failure("a number must not start with 0 followed by digits") }
         } else {
             try digits(after: "'-'")
+        }
+        if dialect == .python, index - integerStart > JSONParser.pythonIntegerDigitLimit,
+           peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E") {
+            throw SyntaxError(offset: start, reason: "an integer of \(index - integerStart) digits, more than the "
+                                  + "\(JSONParser.pythonIntegerDigitLimit) Python converts")
         }
         if peek == UInt8(ascii: ".") {
             index += 1
@@ -280,10 +331,10 @@ package struct JSONParser {
         }
     }
 
-    /// The offset of the first byte that does not start a well-formed UTF-8 sequence
-    /// (overlong forms, surrogates and values above U+10FFFF included), or nil.
-    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var offset = 0
+    /// The offset of the first byte from `start` on that does not start a well-formed
+    /// UTF-8 sequence (overlong forms, surrogates and values above U+10FFFF included), or nil.
+    package static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var offset = start
         while offset < bytes.count {
             let lead = bytes[offset]
             if lead < 0x80 {
