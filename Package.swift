@@ -151,11 +151,11 @@ let package = Package(
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "TestSupport", swiftASN1]),
-        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
+        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1]),
+        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "TestSupport"]),
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
@@ -171,7 +171,7 @@ let package = Package(
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
         ),
         .testTarget(
             name: "VerifierTests",

@@ -28,9 +28,9 @@ package enum JSONDialect: Sendable, Hashable {
     ///   have no such limit (Python reads them as floats: `1e999` is infinity);
     /// - nesting is allowed to 512 levels. Python's limit is its recursion limit (1,000
     ///   frames) less the frames of whoever calls it, about 990 levels for a bare
-    ///   `json.loads` and fewer inside a web server, so no fixed number matches it; 512
-    ///   is what Foundation's `JSONSerialization` (which this verifier used before)
-    ///   allows, and App Store payloads nest three levels.
+    ///   `json.loads` and fewer inside a web server, so no fixed number matches it.
+    ///   512, Foundation's `JSONSerialization` limit, keeps the parser's recursion
+    ///   within a thread's stack; App Store payloads nest three levels.
     /// Syntax errors are the same as `rfc8259`'s otherwise (Python refuses trailing
     /// commas, comments, control characters in strings, single quotes and leading zeros
     /// too); their offsets count bytes of the input as UTF-8.
