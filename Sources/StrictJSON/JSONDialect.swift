@@ -29,15 +29,16 @@ package enum JSONDialect: Sendable, Hashable {
     /// - nesting is allowed to 512 levels. Python's limit is its recursion limit (1,000
     ///   frames) less the frames of whoever calls it, about 990 levels for a bare
     ///   `json.loads` and fewer inside a web server, so no fixed number matches it.
-    ///   512, Foundation's `JSONSerialization` limit, keeps the parser's recursion
-    ///   within a thread's stack; App Store payloads nest three levels.
+    ///   512 is Foundation's `JSONSerialization` limit; App Store payloads nest three
+    ///   levels.
     /// Syntax errors are the same as `rfc8259`'s otherwise (Python refuses trailing
     /// commas, comments, control characters in strings, single quotes and leading zeros
     /// too); their offsets count bytes of the input as UTF-8.
     case python
 
-    /// Arrays and objects nested deeper than this are refused: the parser recurses once
-    /// per level.
+    /// Arrays and objects nested deeper than this are refused. The parser needs no call
+    /// stack per level, but releasing a value does: the deepest document of either
+    /// dialect is parsed and released within 512 KiB of stack (`JSONParserTests`).
     package var maximumDepth: Int {
         switch self {
         case .rfc8259: return 128

@@ -5,8 +5,8 @@
 /// dialect relaxes it exactly where Python's `json.loads` does (`JSONDialect`), for
 /// the StoreKit 2 verifier.
 ///
-/// One cursor (`index`) over the bytes; nesting is capped at the dialect's
-/// `maximumDepth`, so no input can exhaust the stack.
+/// One cursor (`index`) over the bytes. Nesting is capped at the dialect's
+/// `maximumDepth` and kept on a stack of the parser's own, not the call stack.
 package struct JSONParser {
     /// Arrays and objects nested deeper than this are refused in the `rfc8259` dialect.
     /// Xcode's `.storekit` files nest six levels.
@@ -44,7 +44,7 @@ package struct JSONParser {
         guard parser.index < parser.bytes.count else {
             throw SyntaxError(offset: parser.index, reason: "the file holds no JSON value (it is empty)")
         }
-        let value = try parser.parseValue(depth: 0)
+        let value = try parser.parseValue()
         parser.skipWhitespace()
         guard parser.index == parser.bytes.count else {
             throw parser.failure("unexpected \(parser.found) after the JSON value")
@@ -54,10 +54,111 @@ package struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+    /// An array or object still open, innermost last: its elements or members so far.
+    private enum OpenContainer {
+        case array([JSONValue])
+        /// `key` names the member whose value is being read; `positions` (python
+        /// dialect) is where each name first appeared.
+        case object([JSONMember], positions: [String: Int], key: String)
+    }
+
+    /// The value at the cursor (whitespace before it already skipped). Nested arrays
+    /// and objects are kept on a stack of their own rather than the call stack, so the
+    /// depth a thread can parse is the dialect's limit, whatever its stack size.
+    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+        var open: [OpenContainer] = []
+        while true {
+            // A value starts here: a scalar, or a container that is empty or opens.
+            var value: JSONValue
+            switch peek {
+            case UInt8(ascii: "{"):
+                try checkDepth(open.count + 1)
+                index += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([])
+                } else {
+                    open.append(.object([], positions: [:], key: try parseMemberName()))
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try checkDepth(open.count + 1)
+                index += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    open.append(.array([]))
+                    continue
+                }
+            default:
+                value = try parseScalar()
+            }
+            // The value is complete: it joins the innermost open container, which then
+            // expects another value (continue) or closes and is complete in turn.
+            closing: while let container = open.popLast() {
+                skipWhitespace()
+                switch container {
+                case .array(var elements):
+                    elements.append(value)
+                    switch peek {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        if peek == UInt8(ascii: "]") { throw failure("expected a JSON value, found ']' (a trailing comma is not JSON)") }
+                        open.append(.array(elements))
+                        break closing
+                    case UInt8(ascii: "]"):
+                        index += 1
+                        value = .array(elements)
+                    default:
+                        throw failure("expected ',' or ']' after an array element, found \(found)")
+                    }
+                case .object(var members, var positions, let key):
+                    if dialect == .python, let first = positions[key] {
+                        // Python's dict: a repeated name keeps its first position and takes the last value.
+                        members[first] = JSONMember(key: key, value: value)
+                    } else {
+                        if dialect == .python { positions[key] = members.count }
+                        members.append(JSONMember(key: key, value: value))
+                    }
+                    switch peek {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        open.append(.object(members, positions: positions, key: try parseMemberName()))
+                        break closing
+                    case UInt8(ascii: "}"):
+                        index += 1
+                        value = .object(members)
+                    default:
+                        throw failure("expected ',' or '}' after an object member, found \(found)")
+                    }
+                }
+            }
+            if open.isEmpty { return value }
+        }
+    }
+
+    /// A member's name and the colon after it, leaving the cursor at its value.
+    private mutating func parseMemberName() throws(SyntaxError) -> String {
+        guard peek == UInt8(ascii: "\"") else {
+            let hint = peek == UInt8(ascii: "}") ? " (a trailing comma is not JSON)" : ""
+            throw failure("expected a quoted member name, found \(found)\(hint)")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after the member name, found \(found)") }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    /// A string, number or literal at the cursor.
+    private mutating func parseScalar() throws(SyntaxError) -> JSONValue {
         switch peek {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
@@ -69,78 +170,6 @@ package struct JSONParser {
             return .number("-Infinity")
         case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return .number(try parseNumber())
         default: throw failure("expected a JSON value, found \(found)")
-        }
-    }
-
-    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // {
-        var members: [JSONMember] = []
-        var positions: [String: Int] = [:]  // python: where each name first appeared
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            guard peek == UInt8(ascii: "\"") else {
-                let hint = peek == UInt8(ascii: "}") ? " (a trailing comma is not JSON)" : ""
-                throw failure("expected a quoted member name, found \(found)\(hint)")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after the member name, found \(found)") }
-            index += 1
-            skipWhitespace()
-            let member = JSONMember(key: key, value: try parseValue(depth: depth))
-            if dialect == .python {
-                // Python's dict: a repeated name keeps its first position and takes the last value.
-                if let first = positions[key] {
-                    members[first] = member
-                } else {
-                    positions[key] = members.count
-                    members.append(member)
-                }
-            } else {
-                members.append(member)
-            }
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(members)
-            default:
-                throw failure("expected ',' or '}' after an object member, found \(found)")
-            }
-        }
-    }
-
-    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // [
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
-            if peek == UInt8(ascii: "]") { throw failure("expected a JSON value, found ']' (a trailing comma is not JSON)") }
-            elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                return .array(elements)
-            default:
-                throw failure("expected ',' or ']' after an array element, found \(found)")
-            }
         }
     }
 
