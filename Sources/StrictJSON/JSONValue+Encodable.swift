@@ -24,8 +24,9 @@ extension JSONValue: Encodable {
             } else if let integer = UInt64(text) {
                 try container.encode(integer)
             } else {
-                // Every text the parser returns as a number reads as a Double.
-                try container.encode(Double(text)!)
+                // Every number the parser returns reads as a Double; a hand-made one must too.
+                guard let number = Double(text) else { preconditionFailure("'\(text)' is not a JSON number") }
+                try container.encode(number)
             }
         case .array(let elements):
             var container = encoder.unkeyedContainer()
