@@ -63,13 +63,13 @@ let package = Package(
         // The PKCS#7 app receipt: container, attributes, dates, device hash.
         .target(name: "Receipt", dependencies: ["BER", crypto]),
         // StoreKit 2: compact JWS, header and the payload models the forge and verifier share.
-        .target(name: "StoreKit2"),
+        .target(name: "StoreKit2", dependencies: ["StrictJSON"]),
 
         // MARK: Verifiers
         // X.509, CMS, RSA PKCS#1 v1.5, P-256 ECDSA, chain building, receipt policies.
         .target(name: "ReceiptVerifier", dependencies: ["BER", "BigNum", "FileAccess", "Receipt", crypto]),
         // StoreKit 2 JWS verification with the statuses of Apple's SignedDataVerifier.
-        .target(name: "StoreKit2Verifier", dependencies: ["BER", "ReceiptVerifier", "StoreKit2"]),
+        .target(name: "StoreKit2Verifier", dependencies: ["BER", "ReceiptVerifier", "StoreKit2", "StrictJSON"]),
 
         // MARK: Forges
         // The throwaway Apple-shaped CA (RSA for receipts, P-256 for JWS), keys, certificate builder.
@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier",
+                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -158,15 +158,17 @@ let package = Package(
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "TestSupport", swiftASN1]),
-        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
+        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1]),
+        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "TestSupport"]),
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "ReceiptMutation", "Receipt", "ReceiptVerifier", "TestSupport"]),
+        // The strict parser, its Decoder and its python dialect (against Python's json where installed).
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ForgeSupport"]),
         // The forge mints receipts for the drip-feed tests (the real ones may be absent).
         .testTarget(name: "ReceiptTests", dependencies: ["Receipt", "BER", "ReceiptForge", "TestSupport"]),
@@ -179,7 +181,7 @@ let package = Package(
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
         ),
         .testTarget(
             name: "VerifierTests",

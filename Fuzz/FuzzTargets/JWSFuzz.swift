@@ -46,7 +46,7 @@ public enum JWSFuzz {
         let jws = isText ? text : leafCertificateJWS(input)
         // One kind per input (the steps before the payload checks are the same for all).
         check(jws, kind: JWSKind.allCases[input.count % JWSKind.allCases.count])
-        if isText, let body = try? JSONDecoder().decode(SignedPayloadBody.self, from: Data(input)) {
+        if isText, let body = try? StoreKit2JSON.decode(SignedPayloadBody.self, from: input, at: "body") {
             check(body.signedPayload, kind: .notification)
         }
     }

@@ -5,6 +5,7 @@ import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
 import StoreKit2Verifier
+import StrictJSON
 
 /// `forge jws verify FILE … --root CERT --bundle-id ID --environment E [--app-apple-id N] [--kind K] [--json]`.
 struct JWSVerifyCommand: ParsableCommand {
@@ -87,8 +88,8 @@ struct JWSVerifyCommand: ParsableCommand {
             let raw = try Self.read(path)
             let jws = Self.signedPayload(in: raw)
             let payloadKeys = (try? CompactJWS(jws)).flatMap {
-                try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
-            }.map { Array($0.keys) } ?? []
+                try? StoreKit2JSON.object($0.payload, at: "payload").value.objectValue
+            }?.map(\.key) ?? []
             let kind = kind ?? JWSKind.detect(payloadKeys: payloadKeys)
             let result = verifier.verify(jws, kind: kind, currentTime: currentTime)
             allOK = allOK && result.isOK
@@ -123,7 +124,7 @@ struct JWSVerifyCommand: ParsableCommand {
     static func signedPayload(in text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{"),
-           let body = try? JSONDecoder().decode(SignedPayloadBody.self, from: Data(trimmed.utf8)) {
+           let body = try? StoreKit2JSON.decode(SignedPayloadBody.self, from: Array(trimmed.utf8), at: "body") {
             return body.signedPayload
         }
         return trimmed
@@ -131,22 +132,36 @@ struct JWSVerifyCommand: ParsableCommand {
 
     static func text(_ result: JWSVerification, kind: JWSKind, file: String) -> String {
         var lines = ["\(file): \(result.status.rawValue) (\(kind.rawValue)): \(result.detail)"]
-        if let payload = result.payload, let object = try? JSONSerialization.jsonObject(with: Data(payload)),
-           let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) {
+        if let payload = result.payload.flatMap({ try? JSONParser.parse($0, dialect: .python) }),
+           let pretty = try? encoder([.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]).encode(payload) {
             lines.append(String(decoding: pretty, as: UTF8.self))
         }
         return lines.joined(separator: "\n")
     }
 
+    /// What `--json` prints for one file; the header and payload as decoded, absent when they do not decode.
+    struct Report: Encodable {
+        let status: String
+        let detail: String
+        let kind: String
+        let file: String
+        let header: JWSHeader?
+        let payload: JSONValue?
+    }
+
     static func json(_ result: JWSVerification, kind: JWSKind, file: String) -> String {
-        var object: [String: Any] = ["status": result.status.rawValue, "detail": result.detail, "kind": kind.rawValue, "file": file]
-        if let header = result.header, let value = try? JSONSerialization.jsonObject(with: Data(StoreKit2JSON.encode(header))) {
-            object["header"] = value
-        }
-        if let payload = result.payload, let value = try? JSONSerialization.jsonObject(with: Data(payload), options: [.fragmentsAllowed]) {
-            object["payload"] = value
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let report = Report(status: result.status.rawValue, detail: result.detail, kind: kind.rawValue, file: file,
+                            header: result.header, payload: result.payload.flatMap { try? JSONParser.parse($0, dialect: .python) })
+        // Strings and header fields always encode; the payload's NaN and infinities are written as strings.
+        return String(decoding: try! encoder([.sortedKeys, .withoutEscapingSlashes]).encode(report), as: UTF8.self)
+    }
+
+    /// The payload is read as Apple's library reads it (`JSONDialect.python`), so it may hold
+    /// `NaN` and infinities, which JSON cannot: they are written as the strings "NaN", "Infinity", "-Infinity".
+    private static func encoder(_ formatting: JSONEncoder.OutputFormatting) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = formatting
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return encoder
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// The JSON body of a verifyReceipt request (VERIFYRECEIPT.md, "Request body").
 public struct VerifyReceiptRequest: Sendable, Hashable {
@@ -20,56 +21,31 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
         public let description: String
     }
 
-    /// Parses a request body: a JSON object with a Base64 `receipt-data` string, an
-    /// optional `password` string and an optional `exclude-old-transactions` boolean
-    /// (also the strings `"true"`/`"false"`, which some clients send). `null` counts as absent.
+    /// Parses a request body through the strict parser: a JSON object with a Base64
+    /// `receipt-data` string, an optional `password` string and an optional
+    /// `exclude-old-transactions` boolean (also the strings `"true"`/`"false"`, which
+    /// some clients send). `null` counts as absent; other members are ignored; a member
+    /// given twice, like any body that is not RFC 8259 JSON, is refused. The failure
+    /// names the JSON location (`body: $['receipt-data']: expected a string, found a number`).
     public init(body: [UInt8]) throws(Failure) {
-        let fields: Fields
-        do {
-            fields = try JSONDecoder().decode(Fields.self, from: Data(body))
-        } catch let failure as Failure {
-            throw failure
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw Failure(description: "the body is JSON but not an object")
-        } catch {
-            throw Failure(description: "the body is not JSON (\(body.count) bytes)")
-        }
-        guard let text = fields.receiptData else { throw Failure(description: "no receipt-data") }
-        guard let receipt = Self.base64(text) else { throw Failure(description: "receipt-data is not Base64") }
-        guard !receipt.isEmpty else { throw Failure(description: "receipt-data is empty") }
-        self.init(receipt: receipt, password: fields.password, excludeOldTransactions: fields.excludeOldTransactions)
-    }
-
-    /// The members, type-checked one by one so the failure names the member.
-    private struct Fields: Decodable {
-        var receiptData: String?
-        var password: String?
+        let receiptData: String?
+        let password: String?
         var excludeOldTransactions = false
-
-        enum Key: String, CodingKey {
-            case receiptData = "receipt-data", password, excludeOldTransactions = "exclude-old-transactions"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            func member<T: Decodable>(_ type: T.Type, _ key: Key, _ expected: String) throws -> T? {
-                do {
-                    return try container.decodeIfPresent(type, forKey: key)
-                } catch DecodingError.typeMismatch {
-                    throw Failure(description: "\(key.rawValue) is not \(expected)")
-                }
+        do throws(JSONInputError) {
+            let request = try JSONInput.parse(body, file: "body").object(knownKeys: nil)
+            receiptData = try request.optionalNonNull("receipt-data")?.string()
+            password = try request.optionalNonNull("password")?.string()
+            if let exclude = request.optionalNonNull("exclude-old-transactions") {
+                excludeOldTransactions = exclude.value.stringValue == nil ? try exclude.bool()
+                    : try exclude.choice([("true", true), ("false", false)], naming: "exclude-old-transactions string")
             }
-            receiptData = try member(String.self, .receiptData, "a string")
-            password = try member(String.self, .password, "a string")
-            if let flag = try? container.decodeIfPresent(Bool.self, forKey: .excludeOldTransactions) {
-                excludeOldTransactions = flag
-            } else if let text = try? container.decodeIfPresent(String.self, forKey: .excludeOldTransactions),
-                      text == "true" || text == "false" {
-                excludeOldTransactions = text == "true"
-            } else if (try? container.decodeNil(forKey: .excludeOldTransactions)) == false {
-                throw Failure(description: "exclude-old-transactions is not a boolean")
-            }
+        } catch {
+            throw Failure(description: error.description)
         }
+        guard let receiptData else { throw Failure(description: "no receipt-data") }
+        guard let receipt = Self.base64(receiptData) else { throw Failure(description: "receipt-data is not Base64") }
+        guard !receipt.isEmpty else { throw Failure(description: "receipt-data is empty") }
+        self.init(receipt: receipt, password: password, excludeOldTransactions: excludeOldTransactions)
     }
 
     /// Strict Base64 (standard alphabet, padded) after removing ASCII whitespace, as

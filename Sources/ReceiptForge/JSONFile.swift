@@ -1,5 +1,5 @@
-import Foundation
 import ReceiptVerifier
+import StrictJSON
 
 /// Why a JSON file the forge reads back (a fixture tree's manifest and case files, a
 /// results file of `forge check`) cannot be used.
@@ -37,34 +37,16 @@ public enum JSONFile {
         return bytes
     }
 
-    /// `bytes` decoded as `T`; `what` starts the message of a malformed file
-    /// ("does not decode", "not a results file of `forge check --json`").
+    /// `bytes` decoded as `T` through the strict parser (`StrictJSON`); `what` starts the
+    /// message of a malformed file ("does not decode", "not a results file of `forge
+    /// check --json`"), the JSON location follows (`$.cases[3].expected: …`, or `$:
+    /// invalid JSON at line 2, column 5 (byte offset 17): …`).
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], path: String,
                                             what: String = "does not decode") throws(JSONFileError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw .malformed(path: path, reason: "\(what): " + jsonLocation(of: error))
+        do throws(JSONInputError) {
+            return try JSONInput.parse(bytes, file: path).decode(T.self)
         } catch {
-            throw .malformed(path: path, reason: "\(what): \(error)")
-        }
-    }
-
-    /// A decoding error as `$.cases[3].expected: …`.
-    public static func jsonLocation(of error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce("$") { text, key in
-                key.intValue.map { "\(text)[\($0)]" } ?? "\(text).\(key.stringValue)"
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath)): the field '\(key.stringValue)' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?).flatMap { $0.userInfo[NSDebugDescriptionErrorKey] as? String }
-            return "\(path(context.codingPath)): \(context.debugDescription)" + (underlying.map { " (\($0))" } ?? "")
-        @unknown default:
-            return "\(error)"
+            throw .malformed(path: path, reason: "\(what): \(error.location): \(error.reason)")
         }
     }
 }

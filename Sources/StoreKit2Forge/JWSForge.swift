@@ -152,10 +152,11 @@ public struct JWSForge: FixtureForge {
         if flaw == .tamperedSignature { signature[signature.count - 1] ^= 0x01 }
         var jws = CompactJWS(header: headerBytes, payload: signedPayload, signature: signature)
         if flaw == .tamperedPayload {
-            var object = try! JSONSerialization.jsonObject(with: Data(payload)) as! [String: Any]
-            object["price"] = 990
-            let tampered = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            jws = try! CompactJWS("\(jws.encodedHeader).\(Base64URL.encode(Array(tampered))).\(jws.encodedSignature)")
+            // The catalogue tampers with transactions only; the payload is the one just encoded.
+            var transaction = try! StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: payload, at: "payload")
+            transaction.price = 990
+            let tampered = StoreKit2JSON.encode(transaction)
+            jws = try! CompactJWS("\(jws.encodedHeader).\(Base64URL.encode(tampered)).\(jws.encodedSignature)")
         }
         return jws.serialized
     }

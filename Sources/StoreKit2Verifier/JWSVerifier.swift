@@ -1,16 +1,19 @@
 import BER
 import Foundation
-import StoreKit2
 import ReceiptVerifier
+import StoreKit2
+import StrictJSON
 
 /// Verifies App Store JWS (signed transactions, renewal info, notifications, app
 /// transactions) by the rules of Apple's `SignedDataVerifier` with online checks
 /// off, and returns its status names:
 ///
-/// 1. The JWS must decode (three base64url parts, JSON-object header and payload),
-///    else `VERIFICATION_FAILURE`. For `Xcode` and `LocalTesting` nothing else about
-///    the signature is checked (step 5 still runs).
-/// 2. `x5c` present and non-empty, `alg` `ES256`, else `VERIFICATION_FAILURE`.
+/// 1. The JWS must decode (three base64url parts, JSON-object header and payload, read
+///    as Python's `json.loads` reads them: `JSONDialect.python`), else
+///    `VERIFICATION_FAILURE`. For `Xcode` and `LocalTesting` nothing else about the
+///    signature is checked (step 5 still runs).
+/// 2. `x5c` present and non-empty, `alg` `ES256`, and a `signedDate` (else
+///    `receiptCreationDate`) that Python's `int()` takes, if any, else `VERIFICATION_FAILURE`.
 /// 3. No roots: `INVALID_CERTIFICATE`; `x5c` not exactly three: `INVALID_CHAIN_LENGTH`;
 ///    `x5c[0]`, `x5c[1]` or a root that does not decode: `INVALID_CERTIFICATE`.
 ///    `x5c[2]` is ignored.
@@ -86,15 +89,13 @@ public struct JWSVerifier: Sendable {
     /// caller that already holds the parse (one JWS verified by several verifiers, or
     /// its header read first), so the text is not split and decoded again.
     public func verify(_ compact: CompactJWS, kind: JWSKind, currentTime: Int64) -> JWSVerification {
-        // 1. Decoding (header and payload JSON).
+        // 1. Decoding (header and payload JSON), as PyJWT decodes them: Python's json.loads
+        // (`JSONDialect.python`), each an object.
         let header: JWSHeader
-        let payloadObject: [String: Any]
+        let payload: JSONInput
         do throws(JWSError) {
             header = try StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
-            guard let object = try? JSONSerialization.jsonObject(with: Data(compact.payload)) as? [String: Any] else {
-                throw JWSError(.invalidJSON, at: "payload", "is not a JSON object")
-            }
-            payloadObject = object
+            payload = try StoreKit2JSON.object(compact.payload, at: "payload")
         } catch {
             return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
         }
@@ -110,6 +111,13 @@ public struct JWSVerifier: Sendable {
             }
             guard header.alg == "ES256" else {
                 return failure(.verificationFailure, "header.alg is \(header.alg.map { "'\($0)'" } ?? "missing"), not 'ES256'")
+            }
+            // The chain's date, read before the certificates as Apple's library reads it.
+            let time: Int64
+            switch Self.effectiveDate(payload.value) {
+            case .date(let seconds): time = seconds
+            case .none: time = currentTime
+            case .refused(let field): return failure(.verificationFailure, "payload.\(field) is not a number Python's int() takes")
             }
             // 3. Certificates.
             guard !rootCertificates.isEmpty else {
@@ -135,7 +143,6 @@ public struct JWSVerifier: Sendable {
                 }
             }
             // 4. Chain at the signed date, markers, signature.
-            let time = Self.effectiveDate(payloadObject) ?? currentTime
             let verdict = ChainVerifier(anchors: anchors).verify(presented[0], intermediates: [presented[1]],
                                                                  atSecondsSince1970: time, cache: cache)
             guard verdict.isValid else {
@@ -156,41 +163,52 @@ public struct JWSVerifier: Sendable {
                 return JWSVerification(status: .verificationFailure, detail: "signature: \(why)", header: header,
                                        payload: compact.payload, chain: chain, signatureFailure: code)
             }
-            if let why = RegisteredClaims.failure(payloadObject, now: currentTime) {
+            if let why = RegisteredClaims.failure(payload.value, now: currentTime) {
                 return failure(.verificationFailure, "payload: \(why)", chain: chain)
             }
         }
 
         // 5. The kind's own checks.
-        let checked = checkPayload(compact.payload, kind: kind)
+        let checked = checkPayload(payload, kind: kind)
         return JWSVerification(status: checked.status, detail: checked.detail, header: header, payload: compact.payload, chain: chain)
     }
 
-    /// `signedDate`, else `receiptCreationDate`, in whole seconds (Apple: `int(date) // 1000`).
-    package static func effectiveDate(_ payload: [String: Any]) -> Int64? {
-        for key in ["signedDate", "receiptCreationDate"] {
-            if let number = payload[key] as? NSNumber, !(payload[key] is Bool) {
-                return JWSDate(fractionalMilliseconds: number.doubleValue).secondsSince1970
-            }
-        }
-        return nil
+    /// The date the chain is verified at, as Apple's library chooses it.
+    package enum EffectiveDate: Equatable {
+        /// Whole seconds since 1970.
+        case date(Int64)
+        /// Neither field has a value: the chain is verified at the current time.
+        case none
+        /// Python's `int()` raises on the field's value, which fails the verification.
+        case refused(field: String)
     }
 
-    private func checkPayload(_ bytes: [UInt8], kind: JWSKind) -> (status: JWSVerificationStatus, detail: String) {
+    /// `signedDate` unless absent or null, else `receiptCreationDate`, as
+    /// `int(date) // 1000` (`PythonInt`, floor division).
+    package static func effectiveDate(_ payload: JSONValue) -> EffectiveDate {
+        for field in ["signedDate", "receiptCreationDate"] {
+            guard let value = payload[field], !value.isNull else { continue }
+            guard let milliseconds = PythonInt.of(value) else { return .refused(field: field) }
+            return .date(milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0))
+        }
+        return .none
+    }
+
+    private func checkPayload(_ payload: JSONInput, kind: JWSKind) -> (status: JWSVerificationStatus, detail: String) {
         do throws(JWSError) {
             switch kind {
             case .transaction:
-                let payload = try StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: bytes, at: "payload")
+                let payload = try StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: payload)
                 return identity(bundleId: payload.bundleId, appAppleId: nil, checksAppAppleId: false,
                                 environment: payload.environment, environmentField: "payload.environment")
             case .renewalInfo:
-                let payload = try StoreKit2JSON.decode(JWSRenewalInfoDecodedPayload.self, from: bytes, at: "payload")
+                let payload = try StoreKit2JSON.decode(JWSRenewalInfoDecodedPayload.self, from: payload)
                 guard payload.environment == environment.rawValue else {
                     return (.invalidEnvironment, "payload.environment is \(describe(payload.environment)), expected \(environment.rawValue)")
                 }
                 return (.ok, "renewal info verified")
             case .notification:
-                let payload = try StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: bytes, at: "payload")
+                let payload = try StoreKit2JSON.decode(ResponseBodyV2DecodedPayload.self, from: payload)
                 if let data = payload.data {
                     return identity(bundleId: data.bundleId, appAppleId: data.appAppleId, checksAppAppleId: true,
                                     environment: data.environment, environmentField: "payload.data.environment")
@@ -202,7 +220,7 @@ public struct JWSVerifier: Sendable {
                 return identity(bundleId: nil, appAppleId: nil, checksAppAppleId: true, environment: nil,
                                 environmentField: "payload.data")
             case .appTransaction:
-                let payload = try StoreKit2JSON.decode(AppTransactionDecodedPayload.self, from: bytes, at: "payload")
+                let payload = try StoreKit2JSON.decode(AppTransactionDecodedPayload.self, from: payload)
                 return identity(bundleId: payload.bundleId, appAppleId: payload.appAppleId, checksAppAppleId: true,
                                 environment: payload.receiptType, environmentField: "payload.receiptType")
             }

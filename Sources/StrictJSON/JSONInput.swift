@@ -6,6 +6,15 @@ package struct JSONInput {
     package let value: JSONValue
     package let path: JSONPath
     package let file: String
+    /// The dialect the document was parsed in, which `decode` also reads numbers by.
+    package let dialect: JSONDialect
+
+    package init(value: JSONValue, path: JSONPath = .root, file: String, dialect: JSONDialect = .rfc8259) {
+        self.value = value
+        self.path = path
+        self.file = file
+        self.dialect = dialect
+    }
 
     /// Reads and parses the file at `path` (named `path` in errors).
     package static func load(contentsOfFile path: String) throws(JSONInputError) -> JSONInput {
@@ -13,9 +22,9 @@ package struct JSONInput {
     }
 
     /// Parses `bytes`; a syntax error gives its line, column and byte offset.
-    package static func parse(_ bytes: [UInt8], file: String) throws(JSONInputError) -> JSONInput {
+    package static func parse(_ bytes: [UInt8], file: String, dialect: JSONDialect = .rfc8259) throws(JSONInputError) -> JSONInput {
         do throws(JSONParser.SyntaxError) {
-            return JSONInput(value: try JSONParser.parse(bytes), path: .root, file: file)
+            return JSONInput(value: try JSONParser.parse(bytes, dialect: dialect), file: file, dialect: dialect)
         } catch {
             let (line, column) = lineAndColumn(of: error.offset, in: bytes)
             throw JSONInputError(.malformedJSON, file: file,
@@ -86,13 +95,27 @@ package struct JSONInput {
         let expected = range.upperBound == .max ? "an integer of at least \(range.lowerBound)"
             : "an integer from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = value else { throw mismatch(expected) }
-        switch JSONInput.exactInteger(text, as: T.self) {
+        switch JSONInput.integer(number: text, in: range, expected: expected) {
+        case .success(let integer): return integer
+        case .failure(let refusal): throw failure(refusal.reason)
+        }
+    }
+
+    /// Why a number is not the integer a reader asked for: "expected …, found …".
+    package struct NumberRefusal: Error {
+        package let reason: String
+    }
+
+    /// The number `text` as an integer in `range`, which the refusal calls `expected`.
+    package static func integer<T: FixedWidthInteger>(number text: String, in range: ClosedRange<T>,
+                                                      expected: String) -> Result<T, NumberRefusal> {
+        switch exactInteger(text, as: T.self) {
         case .some(.some(let integer)) where range.contains(integer):
-            return integer
+            return .success(integer)
         case .some:
-            throw failure("expected \(expected), found \(text)")
+            return .failure(NumberRefusal(reason: "expected \(expected), found \(text)"))
         case .none:
-            throw failure("expected \(expected), found \(text), which is not a whole number")
+            return .failure(NumberRefusal(reason: "expected \(expected), found \(text), which is not a whole number"))
         }
     }
 
@@ -129,7 +152,35 @@ package struct JSONInput {
 
     package func array() throws(JSONInputError) -> [JSONInput] {
         guard case .array(let elements) = value else { throw mismatch("an array") }
-        return elements.enumerated().map { JSONInput(value: $1, path: path.appending(index: $0), file: file) }
+        return elements.enumerated().map { JSONInput(value: $1, path: path.appending(index: $0), file: file, dialect: dialect) }
+    }
+
+    /// This value decoded as `T`, through `T`'s `Decodable` conformance. Every refusal
+    /// names the JSONPath of the offending value: a wrong type (`expected a string,
+    /// found null`), a missing member, a member repeated in an object, a number `T`
+    /// cannot hold exactly, or whatever `T`'s own decoding refuses. Members `T` does
+    /// not read are ignored unless `T` checks for them.
+    package func decode<T: Decodable>(_ type: T.Type = T.self) throws(JSONInputError) -> T {
+        do {
+            return try T(from: JSONValueDecoder(value: value, codingPath: [], dialect: dialect))
+        } catch let error as DecodingError {
+            switch error {
+            case .keyNotFound(let key, let context):
+                throw JSONInputError(.invalid, file: file, location: location(context.codingPath + [key]),
+                                     "required field '\(key.stringValue)' is missing")
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                throw JSONInputError(.invalid, file: file, location: location(context.codingPath), context.debugDescription)
+            @unknown default:
+                throw failure("\(error)")
+            }
+        } catch {
+            // An error of T's own, thrown without a coding path.
+            throw failure("\(error)")
+        }
+    }
+
+    private func location(_ codingPath: [any CodingKey]) -> String {
+        JSONValueDecoder.path(codingPath, below: path).description
     }
 
     /// This value as an object. With `knownKeys`, any other member is refused (strict);
@@ -169,7 +220,7 @@ package struct JSONObject {
 
     /// The member, or nil when absent (a `null` member is returned as is).
     package func optional(_ key: String) -> JSONInput? {
-        members[key].map { JSONInput(value: $0, path: input.path.appending(key: key), file: input.file) }
+        members[key].map { JSONInput(value: $0, path: input.path.appending(key: key), file: input.file, dialect: input.dialect) }
     }
 
     /// The member, or nil when absent or `null`.

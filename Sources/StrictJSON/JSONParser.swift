@@ -1,14 +1,16 @@
 /// A strict RFC 8259 parser over UTF-8 bytes. Written here rather than taken from
 /// Foundation so that it behaves the same on Linux and Apple platforms, reads 64-bit
 /// integers exactly, tells `true` from `1`, keeps duplicate keys for the reader to
-/// refuse by name, and reports every syntax error at a byte offset.
+/// refuse by name, and reports every syntax error at a byte offset. The `python`
+/// dialect relaxes it exactly where Python's `json.loads` does (`JSONDialect`), for
+/// the StoreKit 2 verifier.
 ///
-/// One cursor (`index`) over the bytes; nesting is capped at `maximumDepth`, so no
-/// input can exhaust the stack.
+/// One cursor (`index`) over the bytes. Nesting is capped at the dialect's
+/// `maximumDepth` and kept on a stack of the parser's own, not the call stack.
 package struct JSONParser {
-    /// Arrays and objects nested deeper than this are refused: the parser recurses
-    /// once per level. Xcode's `.storekit` files nest six levels.
-    package static let maximumDepth = 128
+    /// Arrays and objects nested deeper than this are refused in the `rfc8259` dialect.
+    /// Xcode's `.storekit` files nest six levels.
+    package static let maximumDepth = JSONDialect.rfc8259.maximumDepth
 
     package struct SyntaxError: Error, Sendable, Hashable {
         /// Where in the input the problem was found.
@@ -17,26 +19,34 @@ package struct JSONParser {
     }
 
     private let bytes: [UInt8]
+    private let dialect: JSONDialect
     private var index = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], dialect: JSONDialect) {
         self.bytes = bytes
+        self.dialect = dialect
     }
 
     /// The one JSON value `bytes` holds (a leading UTF-8 byte order mark is skipped).
-    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        if let offset = firstInvalidUTF8(bytes) {
-            throw SyntaxError(offset: offset, reason: "invalid UTF-8")
+    package static func parse(_ bytes: [UInt8], dialect: JSONDialect = .rfc8259) throws(SyntaxError) -> JSONValue {
+        var parser: JSONParser
+        switch dialect {
+        case .rfc8259:
+            if let offset = firstInvalidUTF8(bytes) {
+                throw SyntaxError(offset: offset, reason: "invalid UTF-8")
+            }
+            parser = JSONParser(bytes: bytes, dialect: dialect)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        case .python:
+            parser = JSONParser(bytes: try PythonJSONText.utf8(bytes), dialect: dialect)
         }
-        var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
-        guard parser.index < bytes.count else {
+        guard parser.index < parser.bytes.count else {
             throw SyntaxError(offset: parser.index, reason: "the file holds no JSON value (it is empty)")
         }
-        let value = try parser.parseValue(depth: 0)
+        let value = try parser.parseValue()
         parser.skipWhitespace()
-        guard parser.index == bytes.count else {
+        guard parser.index == parser.bytes.count else {
             throw parser.failure("unexpected \(parser.found) after the JSON value")
         }
         return value
@@ -44,82 +54,128 @@ package struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+    /// An array or object still open, innermost last: its elements or members so far.
+    private enum OpenContainer {
+        case array([JSONValue])
+        /// `key` names the member whose value is being read; `positions` (python
+        /// dialect) is where each name first appeared.
+        case object([JSONMember], positions: [String: Int], key: String)
+    }
+
+    /// The value at the cursor (whitespace before it already skipped). Nested arrays
+    /// and objects are kept on a stack of their own rather than the call stack, so the
+    /// depth a thread can parse is the dialect's limit, whatever its stack size.
+    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+        var open: [OpenContainer] = []
+        while true {
+            // A value starts here: a scalar, or a container that is empty or opens.
+            var value: JSONValue
+            switch peek {
+            case UInt8(ascii: "{"):
+                try checkDepth(open.count + 1)
+                index += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([])
+                } else {
+                    open.append(.object([], positions: [:], key: try parseMemberName()))
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try checkDepth(open.count + 1)
+                index += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    open.append(.array([]))
+                    continue
+                }
+            default:
+                value = try parseScalar()
+            }
+            // The value is complete: it joins the innermost open container, which then
+            // expects another value (continue) or closes and is complete in turn.
+            closing: while let container = open.popLast() {
+                skipWhitespace()
+                switch container {
+                case .array(var elements):
+                    elements.append(value)
+                    switch peek {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        if peek == UInt8(ascii: "]") { throw failure("expected a JSON value, found ']' (a trailing comma is not JSON)") }
+                        open.append(.array(elements))
+                        break closing
+                    case UInt8(ascii: "]"):
+                        index += 1
+                        value = .array(elements)
+                    default:
+                        throw failure("expected ',' or ']' after an array element, found \(found)")
+                    }
+                case .object(var members, var positions, let key):
+                    if dialect == .python, let first = positions[key] {
+                        // Python's dict: a repeated name keeps its first position and takes the last value.
+                        members[first] = JSONMember(key: key, value: value)
+                    } else {
+                        if dialect == .python { positions[key] = members.count }
+                        members.append(JSONMember(key: key, value: value))
+                    }
+                    switch peek {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        open.append(.object(members, positions: positions, key: try parseMemberName()))
+                        break closing
+                    case UInt8(ascii: "}"):
+                        index += 1
+                        value = .object(members)
+                    default:
+                        throw failure("expected ',' or '}' after an object member, found \(found)")
+                    }
+                }
+            }
+            if open.isEmpty { return value }
+        }
+    }
+
+    /// A member's name and the colon after it, leaving the cursor at its value.
+    private mutating func parseMemberName() throws(SyntaxError) -> String {
+        guard peek == UInt8(ascii: "\"") else {
+            let hint = peek == UInt8(ascii: "}") ? " (a trailing comma is not JSON)" : ""
+            throw failure("expected a quoted member name, found \(found)\(hint)")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after the member name, found \(found)") }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    /// A string, number or literal at the cursor.
+    private mutating func parseScalar() throws(SyntaxError) -> JSONValue {
         switch peek {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "N") where dialect == .python: try expectLiteral("NaN"); return .number("NaN")
+        case UInt8(ascii: "I") where dialect == .python: try expectLiteral("Infinity"); return .number("Infinity")
+        case UInt8(ascii: "-") where dialect == .python && bytes[(index + 1)...].starts(with: "Infinity".utf8):
+            index += 9
+            return .number("-Infinity")
         case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return .number(try parseNumber())
         default: throw failure("expected a JSON value, found \(found)")
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // {
-        var members: [JSONMember] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            guard peek == UInt8(ascii: "\"") else {
-                let hint = peek == UInt8(ascii: "}") ? " (a trailing comma is not JSON)" : ""
-                throw failure("expected a quoted member name, found \(found)\(hint)")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after the member name, found \(found)") }
-            index += 1
-            skipWhitespace()
-            members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(members)
-            default:
-                throw failure("expected ',' or '}' after an object member, found \(found)")
-            }
-        }
-    }
-
-    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // [
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
-            if peek == UInt8(ascii: "]") { throw failure("expected a JSON value, found ']' (a trailing comma is not JSON)") }
-            elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                return .array(elements)
-            default:
-                throw failure("expected ',' or ']' after an array element, found \(found)")
-            }
-        }
-    }
-
     private func checkDepth(_ depth: Int) throws(SyntaxError) {
-        guard depth <= JSONParser.maximumDepth else {
-            throw failure("arrays and objects nested more than \(JSONParser.maximumDepth) levels deep")
+        guard depth <= dialect.maximumDepth else {
+            throw failure("arrays and objects nested more than \(dialect.maximumDepth) levels deep")
         }
     }
 
@@ -170,17 +226,27 @@ package struct JSONParser {
             let unit = try parseHex4()
             switch unit {
             case 0xD800...0xDBFF:
-                guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else {
+                let next = index
+                if bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
+                    index += 2
+                    let low = try parseHex4()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+                    }
+                    guard dialect == .python else {
+                        throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) followed by \\u\(hexText(low)), not a low surrogate")
+                    }
+                } else if dialect != .python {
                     throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) not followed by a low surrogate")
                 }
-                index += 2
-                let low = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) followed by \\u\(hexText(low)), not a low surrogate")
-                }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+                // python: the high surrogate stands alone; what follows it is read on its own.
+                index = next
+                return Self.unpairedSurrogate
             case 0xDC00...0xDFFF:
-                throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+                guard dialect == .python else {
+                    throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+                }
+                return Self.unpairedSurrogate
             default:
                 return Unicode.Scalar(unit)!
             }
@@ -189,6 +255,10 @@ package struct JSONParser {
             throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))' (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
         }
     }
+
+    /// What the `python` dialect reads for an unpaired surrogate, which Python keeps and a
+    /// Swift string cannot hold (`JSONDialect.python`).
+    package static let unpairedSurrogate: Unicode.Scalar = "\u{FFFD}"
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
         var value: UInt32 = 0
@@ -209,15 +279,25 @@ package struct JSONParser {
 
     // MARK: Numbers and literals
 
+    /// Python refuses to convert an integer literal longer than this
+    /// (`sys.int_info.default_max_str_digits`), so `json.loads` refuses the document.
+    package static let pythonIntegerDigitLimit = 4300
+
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, returned as written.
     private mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
         if peek == UInt8(ascii: "0") {
             index += 1
             if let next = peek, isDigit(next) { throw failure("a number must not start with 0 followed by digits") }
         } else {
             try digits(after: "'-'")
+        }
+        if dialect == .python, index - integerStart > JSONParser.pythonIntegerDigitLimit,
+           peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E") {
+            throw SyntaxError(offset: start, reason: "an integer of \(index - integerStart) digits, more than the "
+                                  + "\(JSONParser.pythonIntegerDigitLimit) Python converts")
         }
         if peek == UInt8(ascii: ".") {
             index += 1
@@ -280,10 +360,10 @@ package struct JSONParser {
         }
     }
 
-    /// The offset of the first byte that does not start a well-formed UTF-8 sequence
-    /// (overlong forms, surrogates and values above U+10FFFF included), or nil.
-    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var offset = 0
+    /// The offset of the first byte from `start` on that does not start a well-formed
+    /// UTF-8 sequence (overlong forms, surrogates and values above U+10FFFF included), or nil.
+    package static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var offset = start
         while offset < bytes.count {
             let lead = bytes[offset]
             if lead < 0x80 {

@@ -91,21 +91,3 @@ private func hex4(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
-
-extension JSONValue {
-    /// The first member named `key` of an object; nil for other values.
-    package subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    package var stringValue: String? {
-        guard case .string(let text) = self else { return nil }
-        return text
-    }
-
-    package var arrayValue: [JSONValue]? {
-        guard case .array(let elements) = self else { return nil }
-        return elements
-    }
-}

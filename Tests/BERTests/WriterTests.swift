@@ -1,4 +1,5 @@
 import BER
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -140,21 +141,21 @@ final class DumpTests: XCTestCase {
         XCTAssertTrue(text.contains(":1.2.840.113549.1.7.2 (pkcs7-signedData)"))
         XCTAssertTrue(text.contains("universal 12 UTF8String"))
         XCTAssertTrue(text.contains("(contents parsed below)"))
-        let json = try JSONSerialization.jsonObject(with: Data(dump.json.utf8)) as? [String: Any]
-        let elements = try XCTUnwrap(json?["elements"] as? [[String: Any]])
-        XCTAssertEqual(elements.first?["indefinite"] as? Bool, true)
-        XCTAssertEqual(elements.first?["name"] as? String, "SEQUENCE")
-        XCTAssertTrue(json?["error"] is NSNull)
+        let json = try JSONValue(json: dump.json)
+        let elements = try XCTUnwrap(json["elements"]?.arrayValue)
+        XCTAssertEqual(elements.first?["indefinite"]?.boolValue, true)
+        XCTAssertEqual(elements.first?["name"]?.stringValue, "SEQUENCE")
+        XCTAssertEqual(json["error"], .null)
     }
 
     func testDumpOfBadInputKeepsWhatItReadAndNamesTheOffset() throws {
         let dump = BERDump(bytes(hex: "3080020101" + "0405AABB"), rules: .ber)
         XCTAssertEqual(dump.error?.code, .lengthExceedsInput)
         XCTAssertEqual(dump.error?.offset, 5)
-        let json = try JSONSerialization.jsonObject(with: Data(dump.json.utf8)) as? [String: Any]
-        let error = try XCTUnwrap(json?["error"] as? [String: Any])
-        XCTAssertEqual(error["code"] as? String, "lengthExceedsInput")
-        XCTAssertEqual(error["offset"] as? Int, 5)
+        let json = try JSONValue(json: dump.json)
+        let error = try XCTUnwrap(json["error"])
+        XCTAssertEqual(error["code"]?.stringValue, "lengthExceedsInput")
+        XCTAssertEqual(error["offset"]?.intValue, 5)
     }
 
     func testValuesAreDecoded() {

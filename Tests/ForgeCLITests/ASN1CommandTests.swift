@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -53,8 +54,8 @@ final class ASN1CommandTests: XCTestCase {
                           "\(code): \(output.standardError)")
             let json = try ForgeProcess.run(["asn1", "--json", file.path])
             XCTAssertEqual(json.status, 65)
-            let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
-            XCTAssertEqual((object?["error"] as? [String: Any])?["code"] as? String, code)
+            let object = try JSONValue(json: json.standardOutput)
+            XCTAssertEqual(object["error"]?["code"]?.stringValue, code)
         }
     }
 

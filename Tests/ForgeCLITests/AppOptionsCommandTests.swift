@@ -1,4 +1,6 @@
 import Foundation
+import StrictJSON
+import TestSupport
 import XCTest
 
 /// `forge --all --bundle-id … --storekit …`: fixtures for the user's own app, and bad
@@ -14,8 +16,8 @@ final class AppOptionsCommandTests: XCTestCase {
         return directory
     }
 
-    func json(_ url: URL) throws -> [String: Any] {
-        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    func json(_ url: URL) throws -> JSONValue {
+        try JSONValue(contentsOf: url)
     }
 
     /// The "done when": a tree for the user's app that the verifier agrees with.
@@ -26,20 +28,20 @@ final class AppOptionsCommandTests: XCTestCase {
                                          "--device-id", "956328D9-CC6A-47F4-BE40-6953FB0AB6C7",
                                          "--storekit", storekit.path, "--out", out.path, "--quiet"])
         XCTAssertEqual(mint.status, 0, mint.standardError)
-        let app = try XCTUnwrap(try json(out.appendingPathComponent("manifest.json"))["app"] as? [String: Any])
-        XCTAssertEqual(app["bundleId"] as? String, "com.acme.shop")
-        XCTAssertEqual(app["version"] as? String, "7.1")
-        XCTAssertEqual(app["purchases"] as? String, "catalogue")
-        let catalogue = Set(try XCTUnwrap(app["productIds"] as? [String]))
+        let app = try XCTUnwrap(try json(out.appendingPathComponent("manifest.json"))["app"])
+        XCTAssertEqual(app["bundleId"]?.stringValue, "com.acme.shop")
+        XCTAssertEqual(app["version"]?.stringValue, "7.1")
+        XCTAssertEqual(app["purchases"]?.stringValue, "catalogue")
+        let catalogue = Set(try XCTUnwrap(app["productIds"]?.strings))
         XCTAssertTrue(catalogue.contains("com.acme.shop.plus.monthly"), "\(catalogue)")
 
         let caseJSON = try json(out.appendingPathComponent("valid/case.json"))
-        let caseApp = try XCTUnwrap(caseJSON["app"] as? [String: Any])
-        XCTAssertEqual(caseApp["bundleId"] as? String, "com.acme.shop")
-        let bought = Set(try XCTUnwrap(caseApp["productIds"] as? [String]))
+        let caseApp = try XCTUnwrap(caseJSON["app"])
+        XCTAssertEqual(caseApp["bundleId"]?.stringValue, "com.acme.shop")
+        let bought = Set(try XCTUnwrap(caseApp["productIds"]?.strings))
         XCTAssertFalse(bought.isEmpty)
         XCTAssertTrue(bought.isSubset(of: catalogue), "only the file's product ids: \(bought.subtracting(catalogue))")
-        XCTAssertEqual((caseJSON["device"] as? [String: Any])?["uuid"] as? String, "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")
+        XCTAssertEqual(caseJSON["device"]?["uuid"]?.stringValue, "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")
 
         let verify = try ForgeProcess.run(["verify", "--manifest", out.appendingPathComponent("manifest.json").path])
         XCTAssertEqual(verify.status, 0, verify.standardOutput + verify.standardError)
@@ -52,10 +54,10 @@ final class AppOptionsCommandTests: XCTestCase {
         let mint = try ForgeProcess.run(["--case", "valid", "--app", appFile.path, "--app-version", "99",
                                          "--out", out.path, "--quiet"])
         XCTAssertEqual(mint.status, 0, mint.standardError)
-        let app = try XCTUnwrap(try json(out.appendingPathComponent("valid/case.json"))["app"] as? [String: Any])
-        XCTAssertEqual(app["version"] as? String, "99", "the flag wins")
+        let app = try XCTUnwrap(try json(out.appendingPathComponent("valid/case.json"))["app"])
+        XCTAssertEqual(app["version"]?.stringValue, "99", "the flag wins")
         let file = try json(appFile)
-        XCTAssertEqual(app["bundleId"] as? String, file["bundleId"] as? String, "the file's bundle id")
+        XCTAssertEqual(app["bundleId"]?.stringValue, file["bundleId"]?.stringValue, "the file's bundle id")
     }
 
     func testBadAppInputIsRefusedWithItsLocationAndNothingIsWritten() throws {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -34,19 +35,18 @@ final class CheckCommandTests: XCTestCase {
     }()
 
     static func expectedVerdicts() throws -> [String: String] {
-        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: tree.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let manifest = try JSONValue(contentsOf: tree.appendingPathComponent("manifest.json"))
         var verdicts: [String: String] = [:]
-        for entry in try XCTUnwrap(manifest["cases"] as? [[String: Any]]) {
-            verdicts[entry["id"] as! String] = (entry["expected"] as! [String: Any])["verdict"] as? String
+        for entry in try XCTUnwrap(manifest["cases"]?.arrayValue) {
+            verdicts[try XCTUnwrap(entry["id"]?.stringValue)] = entry["expected"]?["verdict"]?.stringValue
         }
         return verdicts
     }
 
-    func results(_ url: URL) throws -> [[String: Any]] {
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        XCTAssertEqual(json["version"] as? Int, 1)
-        return try XCTUnwrap(json["results"] as? [[String: Any]])
+    func results(_ url: URL) throws -> [JSONValue] {
+        let json = try JSONValue(contentsOf: url)
+        XCTAssertEqual(json["version"]?.intValue, 1)
+        return try XCTUnwrap(json["results"]?.arrayValue)
     }
 
     func check(_ arguments: [String], harness: [String]) throws -> ForgeProcess.Output {
@@ -64,9 +64,9 @@ final class CheckCommandTests: XCTestCase {
         let rows = try results(json)
         XCTAssertEqual(rows.count, expected.count)
         for row in rows {
-            let id = row["id"] as! String
-            XCTAssertEqual(row["outcome"] as? String, expected[id] == "valid" ? "pass" : "fail", id)
-            XCTAssertEqual((row["actual"] as? [String: Any])?["verdict"] as? String, "valid", id)
+            let id = row["id"]!.stringValue!
+            XCTAssertEqual(row["outcome"]?.stringValue, expected[id] == "valid" ? "pass" : "fail", id)
+            XCTAssertEqual(row["actual"]?["verdict"]?.stringValue, "valid", id)
         }
         let invalid = expected.values.filter { $0 == "invalid" }.count
         XCTAssertTrue(run.standardError.contains("\(invalid) fail"), run.standardError)
@@ -114,13 +114,13 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardOutput + run.standardError)
         let expected = try Self.expectedVerdicts()
         let rows = try results(json)
-        XCTAssertEqual(Set(rows.compactMap { $0["id"] as? String }), Set(expected.keys))
+        XCTAssertEqual(Set(rows.compactMap { $0["id"]?.stringValue }), Set(expected.keys))
         for row in rows {
-            XCTAssertEqual(row["outcome"] as? String, "pass", "\(row)")
+            XCTAssertEqual(row["outcome"]?.stringValue, "pass", "\(row)")
         }
         // The large answer was read, not refused: many-iaps answered with its receipt.
-        let manyIAPs = try XCTUnwrap(rows.first { $0["id"] as? String == "many-iaps" })
-        XCTAssertEqual((manyIAPs["actual"] as? [String: Any])?["verdict"] as? String, "valid")
+        let manyIAPs = try XCTUnwrap(rows.first { $0["id"]?.stringValue == "many-iaps" })
+        XCTAssertEqual(manyIAPs["actual"]?["verdict"]?.stringValue, "valid")
     }
 
     /// Real `--json` output of every outcome validates against Schemas/check-results.schema.json.
@@ -135,7 +135,7 @@ final class CheckCommandTests: XCTestCase {
             """, in: directory)
         let json = directory.appendingPathComponent("results.json")
         _ = try check(["--timeout", "1", "--json", json.path], harness: [script])
-        let outcomes = Set(try results(json).compactMap { $0["outcome"] as? String })
+        let outcomes = Set(try results(json).compactMap { $0["outcome"]?.stringValue })
         XCTAssertEqual(outcomes, ["pass", "fail", "reason-differs", "skipped", "crash", "hang", "error"])
         let errors = try JSONSchemaOracle.errors(in: [try String(contentsOf: json, encoding: .utf8)],
                                                  schema: JSONSchemaOracle.schemaURL("check-results"))
@@ -163,8 +163,8 @@ final class CheckCommandTests: XCTestCase {
             let json = directory.appendingPathComponent("results.json")
             let run = try check(["--case", "valid", "--json", json.path], harness: [try harness(body, in: directory)])
             let row = try XCTUnwrap(try results(json).first, body)
-            XCTAssertEqual(row["outcome"] as? String, outcome, "\(body): \(row)")
-            if !detail.isEmpty { XCTAssertTrue((row["detail"] as? String ?? "").contains(detail), "\(body): \(row)") }
+            XCTAssertEqual(row["outcome"]?.stringValue, outcome, "\(body): \(row)")
+            if !detail.isEmpty { XCTAssertTrue((row["detail"]?.stringValue ?? "").contains(detail), "\(body): \(row)") }
             XCTAssertEqual(run.status, ["pass", "skipped"].contains(outcome) ? 0 : 1, "\(body): \(run.standardError)")
         }
     }
@@ -176,8 +176,8 @@ final class CheckCommandTests: XCTestCase {
         let lenient = try check(["--case", "copied-device", "--json", json.path], harness: [script])
         XCTAssertEqual(lenient.status, 0, lenient.standardError)
         let row = try XCTUnwrap(try results(json).first)
-        XCTAssertEqual(row["outcome"] as? String, "reason-differs")
-        XCTAssertEqual((row["actual"] as? [String: Any])?["reason"] as? String, "some-other-reason")
+        XCTAssertEqual(row["outcome"]?.stringValue, "reason-differs")
+        XCTAssertEqual(row["actual"]?["reason"]?.stringValue, "some-other-reason")
         XCTAssertEqual(try check(["--case", "copied-device", "--strict-reasons"], harness: [script]).status, 1)
         let right = try harness("echo 'invalid device-hash-mismatch'", in: directory, name: "right.sh")
         XCTAssertEqual(try check(["--case", "copied-device", "--strict-reasons"], harness: [right]).status, 0)
@@ -194,7 +194,7 @@ final class CheckCommandTests: XCTestCase {
         let run = try check(["--case", "valid", "--timeout", "0.5", "--json", json.path], harness: [hang])
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the hang was cut at the timeout")
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(try results(json).first?["outcome"] as? String, "hang")
+        XCTAssertEqual(try results(json).first?["outcome"]?.stringValue, "hang")
 
         let leaver = try harness("sleep 30 & echo $! >> \(pids.path); echo valid", in: directory, name: "leaver.sh")
         XCTAssertEqual(try check(["--case", "valid"], harness: [leaver]).status, 0)
@@ -254,18 +254,17 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init).sorted()
         XCTAssertEqual(lines.count, 2)
-        let caseJSON = try XCTUnwrap(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: Self.tree.appendingPathComponent("valid/case.json"))) as? [String: Any])
-        let device = try XCTUnwrap(caseJSON["device"] as? [String: Any])
-        let validation = try XCTUnwrap(caseJSON["validation"] as? [String: Any])
+        let caseJSON = try JSONValue(contentsOf: Self.tree.appendingPathComponent("valid/case.json"))
+        let device = try XCTUnwrap(caseJSON["device"])
+        let validation = try XCTUnwrap(caseJSON["validation"])
         let valid = try XCTUnwrap(lines.first { $0.hasPrefix("valid|") }).split(separator: "|", omittingEmptySubsequences: false)
         XCTAssertEqual(valid[1], "com.example.receiptforge")
         XCTAssertEqual(valid[2], "42")
-        XCTAssertEqual(String(valid[3]), device["hex"] as? String)
-        XCTAssertEqual(String(valid[4]), device["uuid"] as? String)
+        XCTAssertEqual(String(valid[3]), device["hex"]?.stringValue)
+        XCTAssertEqual(String(valid[4]), device["uuid"]?.stringValue)
         XCTAssertEqual(valid[5], "ios")
-        XCTAssertEqual(String(valid[6]), validation["now"] as? String)
-        XCTAssertEqual(String(valid[7]), validation["creationDate"] as? String)
+        XCTAssertEqual(String(valid[6]), validation["now"]?.stringValue)
+        XCTAssertEqual(String(valid[7]), validation["creationDate"]?.stringValue)
         XCTAssertEqual(String(valid[8]), Self.tree.appendingPathComponent("valid/receipt").path)
         XCTAssertEqual(valid[9], "com.example.receiptforge-valid")
         XCTAssertTrue(lines.contains { $0.hasPrefix("missing|") }, "\(lines)")
@@ -304,12 +303,12 @@ final class CheckCommandTests: XCTestCase {
         let run = try check(["--tag", "vpp", "--json", json.path], harness: [try harness("echo valid", in: directory)])
         let rows = try results(json)
         XCTAssertFalse(rows.isEmpty)
-        XCTAssertTrue(rows.allSatisfy { ($0["tags"] as? [String])?.contains("vpp") == true }, "\(rows)")
-        XCTAssertEqual(Set(rows.map { $0["id"] as! String }), ["vpp", "vpp-expired"])
+        XCTAssertTrue(rows.allSatisfy { ($0["tags"]?.strings)?.contains("vpp") == true }, "\(rows)")
+        XCTAssertEqual(Set(rows.map { $0["id"]!.stringValue! }), ["vpp", "vpp-expired"])
         XCTAssertEqual(run.status, 1)
         let excluded = try check(["--exclude-tag", "vpp", "--json", json.path], harness: [try harness("echo valid", in: directory)])
         XCTAssertEqual(excluded.status, 1)
-        XCTAssertFalse(try results(json).contains { ($0["tags"] as? [String])?.contains("vpp") == true })
+        XCTAssertFalse(try results(json).contains { ($0["tags"]?.strings)?.contains("vpp") == true })
     }
 
     /// Without --fixtures the catalogue is minted into a temporary folder (with the

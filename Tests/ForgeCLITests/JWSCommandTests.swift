@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -25,9 +26,9 @@ final class JWSCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(text.standardOutput.split(separator: "\n").count, 24)
         XCTAssertTrue(text.standardOutput.contains("transaction-hs256-key-confusion"))
         let json = try ForgeProcess.run(["jws", "list", "--json"])
-        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let rows = try XCTUnwrap(JSONValue(json: json.standardOutput).arrayValue)
         XCTAssertEqual(rows.count, text.standardOutput.split(separator: "\n").count)
-        XCTAssertEqual(rows.first?["expectedStatus"] as? String, "OK")
+        XCTAssertEqual(rows.first?["expectedStatus"]?.stringValue, "OK")
     }
 
     func testMintThenVerify() throws {
@@ -48,10 +49,10 @@ final class JWSCommandTests: XCTestCase {
 
         let notification = try ForgeProcess.run(verifyArguments(tree, "notification-refund/notification.json") + ["--json"])
         XCTAssertEqual(notification.status, 0, notification.standardOutput)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(notification.standardOutput.utf8)) as? [String: Any])
-        XCTAssertEqual(object["status"] as? String, "OK")
-        XCTAssertEqual(object["kind"] as? String, "notification")
-        XCTAssertEqual((object["payload"] as? [String: Any])?["notificationType"] as? String, "REFUND")
+        let object = try JSONValue(json: notification.standardOutput)
+        XCTAssertEqual(object["status"]?.stringValue, "OK")
+        XCTAssertEqual(object["kind"]?.stringValue, "notification")
+        XCTAssertEqual(object["payload"]?["notificationType"]?.stringValue, "REFUND")
 
         let wrong = try ForgeProcess.run(verifyArguments(tree, "transaction-wrong-bundle/signed.jws") + ["--json"])
         XCTAssertEqual(wrong.status, 1, wrong.standardOutput)

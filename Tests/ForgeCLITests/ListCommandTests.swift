@@ -1,4 +1,6 @@
 import Foundation
+import StrictJSON
+import TestSupport
 import XCTest
 
 /// `forge list`: the importance and tags of every case, in the text table and in
@@ -11,18 +13,18 @@ final class ListCommandTests: XCTestCase {
         var description: String { "\(id) \(importance) \(tags)" }
     }
 
-    private func rows(_ objects: Any?) throws -> [Row] {
-        let list = try XCTUnwrap(objects as? [[String: Any]])
+    private func rows(_ objects: JSONValue?) throws -> [Row] {
+        let list = try XCTUnwrap(objects?.arrayValue)
         return try list.map {
-            Row(id: try XCTUnwrap($0["id"] as? String), importance: try XCTUnwrap($0["importance"] as? String),
-                tags: try XCTUnwrap($0["tags"] as? [String]))
+            Row(id: try XCTUnwrap($0["id"]?.stringValue), importance: try XCTUnwrap($0["importance"]?.stringValue),
+                tags: try XCTUnwrap($0["tags"]?.strings))
         }
     }
 
     func testTextJSONAndTheMintedTreeAgree() throws {
         let json = try ForgeProcess.run(["list", "--json"])
         XCTAssertEqual(json.status, 0, json.standardError)
-        let listed = try rows(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)))
+        let listed = try rows(try JSONValue(json: json.standardOutput))
         XCTAssertGreaterThanOrEqual(listed.count, 33)
 
         // Text: id, verdict (`valid` or `invalid REASON`), importance, comma-separated tags, summary.
@@ -48,13 +50,12 @@ final class ListCommandTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let mint = try ForgeProcess.run(["--all", "--quiet", "--out", directory.path])
         XCTAssertEqual(mint.status, 0, mint.standardError)
-        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("manifest.json")))
-                                     as? [String: Any])
+        let manifest = try JSONValue(contentsOf: directory.appendingPathComponent("manifest.json"))
         XCTAssertEqual(try rows(manifest["cases"]), listed)
         for row in listed {
             let caseFile = directory.appendingPathComponent("\(row.id)/case.json")
-            let description = try JSONSerialization.jsonObject(with: Data(contentsOf: caseFile))
-            XCTAssertEqual(try rows([description]), [row])
+            let description = try JSONValue(contentsOf: caseFile)
+            XCTAssertEqual(try rows(.array([description])), [row])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import XCTest
 
 /// `forge` (mint by default), `forge list`, `forge dump`: the interface other projects' CI calls.
@@ -31,8 +32,8 @@ final class MintCommandTests: XCTestCase {
         let run = try ForgeProcess.run(["--case", "copied-device"], workingDirectory: directory)
         XCTAssertEqual(run.status, 0, run.standardError)
         let caseFile = directory.appendingPathComponent("Fixtures/copied-device/case.json")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: caseFile)) as? [String: Any]
-        XCTAssertEqual((json?["expected"] as? [String: String])?["reason"], "device-hash-mismatch")
+        let json = try JSONValue(contentsOf: caseFile)
+        XCTAssertEqual(json["expected"]?["reason"]?.stringValue, "device-hash-mismatch")
     }
 
     func testUsageErrors() throws {
@@ -50,7 +51,7 @@ final class MintCommandTests: XCTestCase {
         XCTAssertTrue(list.standardOutput.contains("vpp-expired"))
         XCTAssertTrue(list.standardOutput.contains("invalid receipt-expired"))
         let json = try ForgeProcess.run(["list", "--json"])
-        let rows = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        let rows = try JSONValue(json: json.standardOutput).arrayValue
         XCTAssertGreaterThanOrEqual(rows?.count ?? 0, 22)
     }
 

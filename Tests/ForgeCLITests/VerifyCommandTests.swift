@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -20,8 +21,8 @@ final class VerifyCommandTests: XCTestCase {
         let output = try ForgeProcess.run(["verify", "--manifest", tree.appendingPathComponent("manifest.json").path])
         XCTAssertEqual(output.status, 0, output.standardOutput + output.standardError)
         XCTAssertTrue(output.standardOutput.hasPrefix("case"), output.standardOutput)
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: tree.appendingPathComponent("manifest.json")))
-        let count = try XCTUnwrap((manifest as? [String: Any])?["cases"] as? [Any]).count
+        let manifest = try JSONValue(contentsOf: tree.appendingPathComponent("manifest.json"))
+        let count = try XCTUnwrap(manifest["cases"]?.arrayValue).count
         XCTAssertGreaterThanOrEqual(count, 33)
         XCTAssertTrue(output.standardOutput.contains("\(count) cases, 0 disagreements"), output.standardOutput)
         XCTAssertTrue(output.standardOutput.contains("sha512-digest"), output.standardOutput)
@@ -102,33 +103,33 @@ final class VerifyCommandTests: XCTestCase {
                                            "--bundle-id", "com.example.receiptforge", "--app-version", "42",
                                            "--no-device-check", "--json"])
         XCTAssertEqual(output.status, 1)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
-        XCTAssertEqual(object["verdict"] as? String, "invalid")
-        XCTAssertEqual(object["reason"] as? String, "version-mismatch")
-        XCTAssertTrue(object["code"] is NSNull, "no chain or signature failure: code is null")
-        XCTAssertTrue((object["detail"] as? String ?? "").contains("\"41\""))
-        let receipt = try XCTUnwrap(object["receipt"] as? [String: Any])
-        XCTAssertEqual(receipt["bundleId"] as? String, "com.example.receiptforge")
-        XCTAssertEqual(receipt["appVersion"] as? String, "41")
-        XCTAssertEqual((object["chain"] as? [String])?.count, 3)
+        let object = try JSONValue(json: output.standardOutput)
+        XCTAssertEqual(object["verdict"]?.stringValue, "invalid")
+        XCTAssertEqual(object["reason"]?.stringValue, "version-mismatch")
+        XCTAssertEqual(object["code"], .null, "no chain or signature failure: code is null")
+        XCTAssertTrue((object["detail"]?.stringValue ?? "").contains("\"41\""))
+        let receipt = try XCTUnwrap(object["receipt"])
+        XCTAssertEqual(receipt["bundleId"]?.stringValue, "com.example.receiptforge")
+        XCTAssertEqual(receipt["appVersion"]?.stringValue, "41")
+        XCTAssertEqual((object["chain"]?.strings)?.count, 3)
 
         // A refused chain: the stable code says which rule refused it.
         let untrusted = try ForgeProcess.run(["verify", tree.appendingPathComponent("missing-intermediate/receipt").path,
                                               "--root", tree.appendingPathComponent("Certs/root.cer").path,
                                               "--bundle-id", "com.example.receiptforge", "--no-device-check", "--json"])
         XCTAssertEqual(untrusted.status, 1)
-        let refused = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(untrusted.standardOutput.utf8)) as? [String: Any])
-        XCTAssertEqual(refused["reason"] as? String, "untrusted-chain")
-        XCTAssertEqual(refused["code"] as? String, "missing-issuer")
+        let refused = try JSONValue(json: untrusted.standardOutput)
+        XCTAssertEqual(refused["reason"]?.stringValue, "untrusted-chain")
+        XCTAssertEqual(refused["code"]?.stringValue, "missing-issuer")
 
         // A refused receipt signature: its code too.
         let tampered = try ForgeProcess.run(["verify", tree.appendingPathComponent("tampered-signature/receipt").path,
                                              "--root", tree.appendingPathComponent("Certs/root.cer").path,
                                              "--bundle-id", "com.example.receiptforge", "--no-device-check", "--json"])
         XCTAssertEqual(tampered.status, 1)
-        let bad = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tampered.standardOutput.utf8)) as? [String: Any])
-        XCTAssertEqual(bad["reason"] as? String, "signature-invalid")
-        XCTAssertEqual(bad["code"] as? String, "signature-mismatch")
+        let bad = try JSONValue(json: tampered.standardOutput)
+        XCTAssertEqual(bad["reason"]?.stringValue, "signature-invalid")
+        XCTAssertEqual(bad["code"]?.stringValue, "signature-mismatch")
     }
 
     func testMissingMalformedAndIOS6Receipts() throws {

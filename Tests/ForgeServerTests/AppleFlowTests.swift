@@ -30,12 +30,12 @@ final class AppleFlowTests: XCTestCase {
 
     static func appleFlow(_ server: ServerHarness, _ receipt: [UInt8]?) async throws -> FlowResult {
         let production = try await server.verify(receipt, at: .production).json()
-        guard production["status"] as? Int == 21007 else {
-            return FlowResult(status: production["status"] as? Int ?? -1, retriedAtSandbox: false,
-                              environment: production["environment"] as? String)
+        guard production["status"]?.intValue == 21007 else {
+            return FlowResult(status: production["status"]?.intValue ?? -1, retriedAtSandbox: false,
+                              environment: production["environment"]?.stringValue)
         }
         let sandbox = try await server.verify(receipt, at: .sandbox).json()
-        return FlowResult(status: sandbox["status"] as? Int ?? -1, retriedAtSandbox: true, environment: sandbox["environment"] as? String)
+        return FlowResult(status: sandbox["status"]?.intValue ?? -1, retriedAtSandbox: true, environment: sandbox["environment"]?.stringValue)
     }
 
     func testEveryForgeCaseGetsApplesAnswer() async throws {

@@ -1,5 +1,7 @@
 import ForgeServer
 import Foundation
+import StrictJSON
+import TestSupport
 import XCTest
 
 /// The `X-Forge-Fault` header and `--faults`: every fault drives the client path it names.
@@ -33,7 +35,7 @@ final class FaultTests: XCTestCase {
 
             let garbage = try await server.verify(valid, headers: [("X-Forge-Fault", "garbage")])
             XCTAssertEqual(garbage.http, 200)
-            XCTAssertThrowsError(try JSONSerialization.jsonObject(with: Data(garbage.body)), "the body is not JSON")
+            XCTAssertThrowsError(try JSONValue(json: Data(garbage.body)), "the body is not JSON")
 
             let started = ContinuousClock.now
             let delayed = try await server.verify(valid, headers: [("X-Forge-Fault", "delay-300")])

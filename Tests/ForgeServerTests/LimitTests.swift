@@ -92,14 +92,14 @@ final class LimitTests: XCTestCase {
             var expected: [String: (Int, String?)] = [:]
             for id in ids {
                 let json = try await server.verify(Minted.receipt(id)).json()
-                expected[id] = (json["status"] as! Int, (json["receipt"] as? [String: Any])?["bundle_id"] as? String)
+                expected[id] = (try XCTUnwrap(json["status"]?.intValue), json["receipt"]?["bundle_id"]?.stringValue)
             }
             try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
                 for index in 0..<96 {
                     let id = ids[index % ids.count]
                     group.addTask {
                         let json = try await server.verify(Minted.receipt(id)).json()
-                        return (id, json["status"] as! Int, (json["receipt"] as? [String: Any])?["bundle_id"] as? String)
+                        return (id, try XCTUnwrap(json["status"]?.intValue), json["receipt"]?["bundle_id"]?.stringValue)
                     }
                 }
                 var answered = 0

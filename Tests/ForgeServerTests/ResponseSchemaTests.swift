@@ -1,5 +1,6 @@
 import ForgeServer
 import Foundation
+import StrictJSON
 import TestSupport
 import XCTest
 
@@ -28,7 +29,7 @@ final class ResponseSchemaTests: XCTestCase {
             return replies.map(\.text)
         }
         let statuses = Set(answers.compactMap { text -> Int? in
-            (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["status"] as? Int
+            (try? JSONValue(json: text))?["status"]?.intValue
         })
         XCTAssertEqual(statuses, [0, 21000, 21002, 21003, 21004, 21005, 21007, 21008, 21009, 21100, 21199])
         XCTAssertTrue(answers.contains { $0.contains("\"latest_receipt_info\"") && $0.contains("\"pending_renewal_info\"") })

@@ -1,5 +1,7 @@
 import ForgeServer
 import Foundation
+import StrictJSON
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -56,15 +58,16 @@ struct ServerHarness: Sendable {
 
         var text: String { String(decoding: body, as: UTF8.self) }
 
-        /// The JSON body as Foundation objects.
-        func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(body))
-            return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(text)", file: file, line: line)
+        /// The JSON body, an object.
+        func json(file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+            let object = try JSONValue(json: Data(body))
+            XCTAssertNotNil(object.objectValue, "not a JSON object: \(text)", file: file, line: line)
+            return object
         }
 
         /// `status` of the JSON body.
         func status(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-            try XCTUnwrap(try json(file: file, line: line)["status"] as? Int, "no status in \(text)", file: file, line: line)
+            try XCTUnwrap(try json(file: file, line: line)["status"]?.intValue, "no status in \(text)", file: file, line: line)
         }
 
         func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
@@ -84,11 +87,11 @@ struct ServerHarness: Sendable {
     }
 
     static func requestBody(_ receipt: [UInt8]?, password: String? = nil, excludeOld: Bool? = nil) -> [UInt8] {
-        var object: [String: Any] = [:]
-        if let receipt { object["receipt-data"] = Data(receipt).base64EncodedString() }
-        if let password { object["password"] = password }
-        if let excludeOld { object["exclude-old-transactions"] = excludeOld }
-        return [UInt8](try! JSONSerialization.data(withJSONObject: object))
+        var object: JSONValue = [:]
+        if let receipt { object["receipt-data"] = .string(Data(receipt).base64EncodedString()) }
+        if let password { object["password"] = .string(password) }
+        if let excludeOld { object["exclude-old-transactions"] = .bool(excludeOld) }
+        return Array(object.jsonText.utf8)
     }
 }
 

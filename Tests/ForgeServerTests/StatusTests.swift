@@ -1,5 +1,7 @@
 import ForgeServer
 import Foundation
+import StrictJSON
+import TestSupport
 import Receipt
 import XCTest
 
@@ -12,18 +14,20 @@ final class StatusTests: XCTestCase {
         XCTAssertEqual(reply.header("Content-Type"), "application/json")
         XCTAssertEqual(reply.header("Deprecation"), "true")
         let json = try reply.json()
-        XCTAssertEqual(json["status"] as? Int, 0)
-        XCTAssertEqual(json["environment"] as? String, "Production")
-        let receipt = try XCTUnwrap(json["receipt"] as? [String: Any])
-        XCTAssertEqual(receipt["receipt_type"] as? String, "Production")
-        XCTAssertEqual(receipt["bundle_id"] as? String, Minted.forge.app.bundleID)
-        XCTAssertEqual(receipt["application_version"] as? String, Minted.forge.app.version)
-        XCTAssertNotNil(receipt["app_item_id"] as? Int, "a number, as Apple sends it")
-        let inApp = try XCTUnwrap(receipt["in_app"] as? [[String: Any]])
+        XCTAssertEqual(json["status"]?.intValue, 0)
+        XCTAssertEqual(json["environment"]?.stringValue, "Production")
+        let receipt = try XCTUnwrap(json["receipt"])
+        XCTAssertEqual(receipt["receipt_type"]?.stringValue, "Production")
+        XCTAssertEqual(receipt["bundle_id"]?.stringValue, Minted.forge.app.bundleID)
+        XCTAssertEqual(receipt["application_version"]?.stringValue, Minted.forge.app.version)
+        XCTAssertNotNil(receipt["app_item_id"]?.intValue, "a number, as Apple sends it")
+        let inApp = try XCTUnwrap(receipt["in_app"]?.arrayValue)
         XCTAssertEqual(inApp.count, 3)
         for entry in inApp {
-            for (key, value) in entry { XCTAssertTrue(value is String, "in_app \(key) is \(type(of: value)), not a string") }
-            XCTAssertNotNil((entry["quantity"] as? String).flatMap { Int($0) }, "quantity a decimal string")
+            for member in try XCTUnwrap(entry.objectValue) {
+                XCTAssertNotNil(member.value.stringValue, "in_app \(member.key) is \(member.value.kindDescription), not a string")
+            }
+            XCTAssertNotNil((entry["quantity"]?.stringValue).flatMap { Int($0) }, "quantity a decimal string")
         }
         XCTAssertNil(json["latest_receipt_info"], "no subscriptions, no password")
     }
@@ -33,15 +37,15 @@ final class StatusTests: XCTestCase {
         try await ServerHarness.with { server in
             for id in ["wrong-bundle", "wrong-version", "copied-device", "vpp-expired", "expired-cert", "vpp"] {
                 let json = try await server.verify(Minted.receipt(id)).json()
-                XCTAssertEqual(json["status"] as? Int, 0, id)
-                XCTAssertNotNil(json["receipt"] as? [String: Any], id)
+                XCTAssertEqual(json["status"]?.intValue, 0, id)
+                XCTAssertNotNil(json["receipt"]?.objectValue, id)
             }
             let bundle = try await server.verify(Minted.receipt("wrong-bundle")).json()
-            XCTAssertEqual((bundle["receipt"] as? [String: Any])?["bundle_id"] as? String, "com.example.otherapp")
+            XCTAssertEqual(bundle["receipt"]?["bundle_id"]?.stringValue, "com.example.otherapp")
             let vpp = try await server.verify(Minted.receipt("vpp-expired")).json()
-            let receipt = try XCTUnwrap(vpp["receipt"] as? [String: Any])
-            XCTAssertEqual(receipt["receipt_type"] as? String, "ProductionVPP")
-            XCTAssertNotNil(receipt["expiration_date_ms"] as? String)
+            let receipt = try XCTUnwrap(vpp["receipt"])
+            XCTAssertEqual(receipt["receipt_type"]?.stringValue, "ProductionVPP")
+            XCTAssertNotNil(receipt["expiration_date_ms"]?.stringValue)
         }
     }
 
@@ -51,7 +55,7 @@ final class StatusTests: XCTestCase {
                        "sha512-digest", "md5-digest", "leaf-without-marker"] {
                 let reply = try await server.verify(Minted.receipt(id))
                 XCTAssertEqual(reply.http, 200, id)
-                XCTAssertEqual(try reply.json() as NSDictionary, ["status": 21003] as NSDictionary, id)
+                XCTAssertEqual(try reply.json(), ["status": 21003], id)
             }
         }
     }
@@ -79,8 +83,8 @@ final class StatusTests: XCTestCase {
             }
             // Base64 with line breaks, as some clients wrap it, is accepted.
             let wrapped = Data(Minted.receipt("valid")).base64EncodedString(options: [.lineLength64Characters])
-            let body = try JSONSerialization.data(withJSONObject: ["receipt-data": wrapped])
-            let answer80 = try await server.send("/verifyReceipt", body: Array(body)).status()
+            let body: JSONValue = ["receipt-data": .string(wrapped)]
+            let answer80 = try await server.send("/verifyReceipt", body: Array(body.jsonText.utf8)).status()
             XCTAssertEqual(answer80, 0)
         }
     }
@@ -88,18 +92,18 @@ final class StatusTests: XCTestCase {
     func testXcodeReceiptsAre21002UnlessAccepted() async throws {
         let xcode = Minted.receipt("xcode-storekit")
         let refused = try await ServerHarness.with { try await $0.verify(xcode) }
-        XCTAssertEqual(try refused.json() as NSDictionary, ["status": 21002] as NSDictionary)
+        XCTAssertEqual(try refused.json(), ["status": 21002])
         var options = ServeOptions()
         options.acceptXcode = true
         try await ServerHarness.with(options) { server in
             for endpoint in [VerifyReceiptEndpoint.production, .sandbox] {
                 let json = try await server.verify(xcode, at: endpoint).json()
-                XCTAssertEqual(json["status"] as? Int, 0)
-                XCTAssertEqual(json["environment"] as? String, "Xcode")
-                XCTAssertEqual((json["receipt"] as? [String: Any])?["receipt_type"] as? String, "Xcode")
+                XCTAssertEqual(json["status"]?.intValue, 0)
+                XCTAssertEqual(json["environment"]?.stringValue, "Xcode")
+                XCTAssertEqual(json["receipt"]?["receipt_type"]?.stringValue, "Xcode")
             }
             // Accepting Xcode receipts does not make App Store receipts Xcode ones.
-            let answer98 = try await server.verify(Minted.receipt("valid")).json()["environment"] as? String
+            let answer98 = try await server.verify(Minted.receipt("valid")).json()["environment"]?.stringValue
             XCTAssertEqual(answer98, "Production")
         }
     }
@@ -110,12 +114,12 @@ final class StatusTests: XCTestCase {
                 for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
                     let reply = try await server.send(path, method: method)
                     XCTAssertEqual(reply.http, 200, "\(method) \(path)")
-                    XCTAssertEqual(try reply.json() as NSDictionary, ["status": 21000] as NSDictionary, "\(method) \(path)")
+                    XCTAssertEqual(try reply.json(), ["status": 21000], "\(method) \(path)")
                 }
             }
             let health = try await server.send("/health", method: "GET")
             XCTAssertEqual(health.http, 200)
-            XCTAssertEqual(try health.json()["status"] as? String, "ok")
+            XCTAssertEqual(try health.json()["status"]?.stringValue, "ok")
             let answer114 = try await server.send("/elsewhere", method: "POST", body: []).http
             XCTAssertEqual(answer114, 404)
         }
@@ -124,17 +128,17 @@ final class StatusTests: XCTestCase {
     func testEnvironmentMismatchesAre21007And21008() async throws {
         try await ServerHarness.with { server in
             let sandbox = Minted.receipt("sandbox")
-            let answer121 = try await server.verify(sandbox, at: .production).json() as NSDictionary
-            XCTAssertEqual(answer121, ["status": 21007] as NSDictionary)
+            let answer121 = try await server.verify(sandbox, at: .production).json()
+            XCTAssertEqual(answer121, ["status": 21007])
             let json = try await server.verify(sandbox, at: .sandbox).json()
-            XCTAssertEqual(json["status"] as? Int, 0)
-            XCTAssertEqual(json["environment"] as? String, "Sandbox")
-            let receipt = try XCTUnwrap(json["receipt"] as? [String: Any])
-            XCTAssertEqual(receipt["receipt_type"] as? String, "ProductionSandbox")
-            XCTAssertEqual(receipt["app_item_id"] as? Int, 0)
-            let answer128 = try await server.verify(Minted.receipt("valid"), at: .sandbox).json() as NSDictionary
+            XCTAssertEqual(json["status"]?.intValue, 0)
+            XCTAssertEqual(json["environment"]?.stringValue, "Sandbox")
+            let receipt = try XCTUnwrap(json["receipt"])
+            XCTAssertEqual(receipt["receipt_type"]?.stringValue, "ProductionSandbox")
+            XCTAssertEqual(receipt["app_item_id"]?.intValue, 0)
+            let answer128 = try await server.verify(Minted.receipt("valid"), at: .sandbox).json()
             XCTAssertEqual(answer128,
-                           ["status": 21008] as NSDictionary)
+                           ["status": 21008])
         }
     }
 
@@ -143,11 +147,11 @@ final class StatusTests: XCTestCase {
         options.sharedSecret = "0123456789abcdef0123456789abcdef"
         try await ServerHarness.with(options) { server in
             let subscriptions = Minted.receipt("subscriptions")
-            let answer138 = try await server.verify(subscriptions, password: "ffff").json() as NSDictionary
+            let answer138 = try await server.verify(subscriptions, password: "ffff").json()
             XCTAssertEqual(answer138,
-                           ["status": 21004] as NSDictionary)
+                           ["status": 21004])
             let json = try await server.verify(subscriptions, password: "0123456789ABCDEF0123456789abcdef").json()
-            XCTAssertEqual(json["status"] as? Int, 0, "hex compares without case")
+            XCTAssertEqual(json["status"]?.intValue, 0, "hex compares without case")
             XCTAssertNotNil(json["latest_receipt_info"])
             // Without auto-renewable subscriptions the password is not checked (Apple ignores it).
             let withoutSubscriptions = try XCTUnwrap(Minted.cases.first { minted in
@@ -161,7 +165,7 @@ final class StatusTests: XCTestCase {
             XCTAssertEqual(valid, 21004, "the valid case has an auto-renewable subscription")
             // Without a password there is nothing to check, and no latest_receipt_info.
             let plain = try await server.verify(subscriptions).json()
-            XCTAssertEqual(plain["status"] as? Int, 0)
+            XCTAssertEqual(plain["status"]?.intValue, 0)
             XCTAssertNil(plain["latest_receipt_info"])
         }
     }
@@ -170,35 +174,35 @@ final class StatusTests: XCTestCase {
         let subscriptions = Minted.receipt("subscriptions")
         try await ServerHarness.with { server in
             let json = try await server.verify(subscriptions, password: "00").json()
-            XCTAssertEqual(json["status"] as? Int, 0)
-            XCTAssertEqual(json["latest_receipt"] as? String, Data(subscriptions).base64EncodedString())
-            let inApp = try XCTUnwrap((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
-            let latest = try XCTUnwrap(json["latest_receipt_info"] as? [[String: Any]])
+            XCTAssertEqual(json["status"]?.intValue, 0)
+            XCTAssertEqual(json["latest_receipt"]?.stringValue, Data(subscriptions).base64EncodedString())
+            let inApp = try XCTUnwrap(json["receipt"]?["in_app"]?.arrayValue)
+            let latest = try XCTUnwrap(json["latest_receipt_info"]?.arrayValue)
             let subscriptionEntries = inApp.filter { $0["expires_date_ms"] != nil }
             XCTAssertEqual(latest.count, subscriptionEntries.count)
-            let purchaseTimes = latest.compactMap { ($0["purchase_date_ms"] as? String).flatMap { Int64($0) } }
+            let purchaseTimes = latest.compactMap { ($0["purchase_date_ms"]?.stringValue).flatMap { Int64($0) } }
             XCTAssertEqual(purchaseTimes, purchaseTimes.sorted(by: >), "newest first")
-            let pending = try XCTUnwrap(json["pending_renewal_info"] as? [[String: Any]])
-            let originals = Set(latest.compactMap { $0["original_transaction_id"] as? String })
+            let pending = try XCTUnwrap(json["pending_renewal_info"]?.arrayValue)
+            let originals = Set(latest.compactMap { $0["original_transaction_id"]?.stringValue })
             XCTAssertEqual(pending.count, originals.count, "one entry per subscription")
             for entry in pending {
-                XCTAssertTrue(["0", "1"].contains(entry["auto_renew_status"] as? String))
-                XCTAssertEqual(entry["auto_renew_product_id"] as? String, entry["product_id"] as? String)
-                XCTAssertTrue(originals.contains(entry["original_transaction_id"] as? String ?? ""))
+                XCTAssertTrue(["0", "1"].contains(entry["auto_renew_status"]?.stringValue))
+                XCTAssertEqual(entry["auto_renew_product_id"]?.stringValue, entry["product_id"]?.stringValue)
+                XCTAssertTrue(originals.contains(entry["original_transaction_id"]?.stringValue ?? ""))
             }
             let cancelled = try XCTUnwrap(inApp.first { $0["cancellation_date_ms"] != nil })
-            XCTAssertEqual(cancelled["cancellation_reason"] as? String, "0")
+            XCTAssertEqual(cancelled["cancellation_reason"]?.stringValue, "0")
 
             let excluded = try await server.verify(subscriptions, password: "00", excludeOld: true).json()
-            let newest = try XCTUnwrap(excluded["latest_receipt_info"] as? [[String: Any]])
+            let newest = try XCTUnwrap(excluded["latest_receipt_info"]?.arrayValue)
             XCTAssertEqual(newest.count, originals.count, "only the latest renewal of each subscription")
-            let newestIDs = newest.compactMap { $0["original_transaction_id"] as? String }
+            let newestIDs = newest.compactMap { $0["original_transaction_id"]?.stringValue }
             XCTAssertEqual(Set(newestIDs).count, newestIDs.count)
             for entry in newest {
-                let id = entry["original_transaction_id"] as? String
-                let all = latest.filter { $0["original_transaction_id"] as? String == id }
-                let maximum = all.compactMap { ($0["purchase_date_ms"] as? String).flatMap { Int64($0) } }.max()
-                XCTAssertEqual((entry["purchase_date_ms"] as? String).flatMap { Int64($0) }, maximum)
+                let id = entry["original_transaction_id"]?.stringValue
+                let all = latest.filter { $0["original_transaction_id"]?.stringValue == id }
+                let maximum = all.compactMap { ($0["purchase_date_ms"]?.stringValue).flatMap { Int64($0) } }.max()
+                XCTAssertEqual((entry["purchase_date_ms"]?.stringValue).flatMap { Int64($0) }, maximum)
             }
         }
     }

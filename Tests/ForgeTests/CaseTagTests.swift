@@ -2,6 +2,8 @@ import BER
 import Foundation
 import Receipt
 import ReceiptForge
+import StrictJSON
+import TestSupport
 import XCTest
 import ForgeCA
 
@@ -13,8 +15,8 @@ final class CaseTagTests: XCTestCase {
     private func writtenTags() throws -> [String: [String]] {
         var tags: [String: [String]] = [:]
         for minted in Minted.cases {
-            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try forgeJSON(minted.description))) as? [String: Any])
-            tags[minted.id] = try XCTUnwrap(json["tags"] as? [String], "\(minted.id) has no tags")
+            let json = try JSONValue(json: Data(try forgeJSON(minted.description)))
+            tags[minted.id] = try XCTUnwrap(json["tags"]?.strings, "\(minted.id) has no tags")
         }
         return tags
     }

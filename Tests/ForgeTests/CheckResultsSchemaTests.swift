@@ -1,6 +1,7 @@
 import Foundation
 import Receipt
 import ReceiptForge
+import StrictJSON
 import TestSupport
 import XCTest
 import CheckReport
@@ -45,17 +46,16 @@ final class CheckResultsSchemaTests: XCTestCase {
         let json = String(decoding: try forgeJSON(try everyOutcome()), as: UTF8.self)
         XCTAssertEqual(try JSONSchemaOracle.errors(in: [json], schema: schemaURL), [[]])
         // What the schema accepts decodes to the same value.
-        XCTAssertEqual(try JSONDecoder().decode(CheckResults.self, from: Data(json.utf8)), try everyOutcome())
+        XCTAssertEqual(try decodeJSON(CheckResults.self, from: json.utf8), try everyOutcome())
     }
 
     func testSchemaRefusesBrokenResults() throws {
         let json = String(decoding: try forgeJSON(try everyOutcome()), as: UTF8.self)
-        func result(_ outcome: CheckOutcome, _ change: (inout [String: Any]) -> Void) throws -> String {
+        func result(_ outcome: CheckOutcome, _ change: (inout JSONValue) -> Void) throws -> String {
             try edit(json) { document in
-                var results = document["results"] as? [[String: Any]] ?? []
-                let index = try XCTUnwrap(results.firstIndex { $0["outcome"] as? String == outcome.rawValue })
-                change(&results[index])
-                document["results"] = results
+                let results = try XCTUnwrap(document["results"]?.arrayValue)
+                let index = try XCTUnwrap(results.firstIndex { $0["outcome"]?.stringValue == outcome.rawValue })
+                change(&document["results"]![index]!)
             }
         }
         let breaks: [(String, String)] = try [
@@ -65,9 +65,9 @@ final class CheckResultsSchemaTests: XCTestCase {
             ("a date that is not RFC 3339", edit(json) { $0["startedAt"] = "yesterday" }),
             ("no harness", edit(json) { $0["harness"] = nil }),
             ("outcome passed", result(.pass) { $0["outcome"] = "passed" }),
-            ("a verdict on a hang", result(.hang) { $0["actual"] = ["verdict": "valid", "reason": NSNull()] }),
-            ("no verdict on a fail", result(.fail) { $0["actual"] = NSNull() }),
-            ("an actual verdict maybe", result(.pass) { $0["actual"] = ["verdict": "maybe", "reason": NSNull()] }),
+            ("a verdict on a hang", result(.hang) { $0["actual"] = ["verdict": "valid", "reason": .null] }),
+            ("no verdict on a fail", result(.fail) { $0["actual"] = .null }),
+            ("an actual verdict maybe", result(.pass) { $0["actual"] = ["verdict": "maybe", "reason": .null] }),
             ("an actual verdict without reason", result(.pass) { $0["actual"] = ["verdict": "valid"] }),
             ("an expected reason outside the codes", result(.pass) { $0["expected"] = ["verdict": "invalid", "reason": "nope"] }),
             ("importance medium", result(.skipped) { $0["importance"] = "medium" }),
@@ -88,7 +88,7 @@ final class CheckResultsSchemaTests: XCTestCase {
     func testSchemaIsTheCodes() throws {
         let schema = try SchemaDocument("check-results")
         var fields: [String: (declared: Set<String>, written: Set<String>)] = [:]
-        let document = try JSONSerialization.jsonObject(with: Data(try forgeJSON(try everyOutcome())))
+        let document = try JSONValue(json: Data(try forgeJSON(try everyOutcome())))
         schema.collectFields(of: document, into: &fields)
         for path in ["", "/results/[]", "/results/[]/expected", "/results/[]/actual"] {
             let field = try XCTUnwrap(fields[path], "no object at \(path)")
@@ -99,20 +99,22 @@ final class CheckResultsSchemaTests: XCTestCase {
         XCTAssertEqual(try schema.enumeration("$defs", "tag"), ForgeCase.Tag.allCases.map(\.rawValue))
         XCTAssertEqual(try schema.enumeration("$defs", "importance"), ForgeCase.Importance.allCases.map(\.rawValue))
         XCTAssertEqual(try schema.enumeration("$defs", "reason"), VerdictReason.allCases.map(\.rawValue))
-        XCTAssertEqual(try schema.value("properties", "version", "const") as? Int, CheckResults.currentVersion)
+        XCTAssertEqual(try schema.value("properties", "version", "const")?.intValue, CheckResults.currentVersion)
         // The definitions shared with case.json and manifest.json are the same.
         for other in ["case", "manifest"] {
             for name in ["tag", "tags", "importance", "reason", "expected", "caseId", "date"] {
-                let mine = try XCTUnwrap(try schema.value("$defs", name) as? NSDictionary, name)
-                let theirs = try XCTUnwrap(try SchemaDocument(other).value("$defs", name) as? NSDictionary, "\(other) \(name)")
-                XCTAssertEqual(mine, theirs, "$defs/\(name) differs from \(other).schema.json")
+                let mine = try XCTUnwrap(try schema.value("$defs", name), name)
+                let theirs = try XCTUnwrap(try SchemaDocument(other).value("$defs", name), "\(other) \(name)")
+                // Compared with keys sorted: member order does not matter in a schema.
+                XCTAssertEqual(mine.jsonText, theirs.jsonText, "$defs/\(name) differs from \(other).schema.json")
             }
         }
     }
 
-    private func edit(_ json: String, _ change: (inout [String: Any]) throws -> Void) throws -> String {
-        var value = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    /// `json` with `change` made to it, written back.
+    private func edit(_ json: String, _ change: (inout JSONValue) throws -> Void) throws -> String {
+        var value = try JSONValue(json: json)
         try change(&value)
-        return String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+        return value.jsonText
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Receipt
 import ReceiptForge
+import StrictJSON
 import TestSupport
 import XCTest
 import AppInput
@@ -21,11 +22,11 @@ final class FixtureSchemaTests: XCTestCase {
         let directory = try scratchDirectory(for: self).appendingPathComponent("Fixtures")
         try forge.write(to: directory)
         let manifest = try String(contentsOf: directory.appendingPathComponent("manifest.json"), encoding: .utf8)
-        let entries = try XCTUnwrap(try object(manifest)["cases"] as? [[String: Any]])
-        XCTAssertEqual(entries.compactMap { $0["id"] as? String }, ForgeCase.catalogue.map(\.id))
+        let entries = try XCTUnwrap(try JSONValue(json: manifest)["cases"]?.arrayValue)
+        XCTAssertEqual(entries.compactMap { $0["id"]?.stringValue }, ForgeCase.catalogue.map(\.id))
         let cases = try entries.map { entry in
-            let caseFile = try XCTUnwrap(entry["caseFile"] as? String)
-            return (id: try XCTUnwrap(entry["id"] as? String),
+            let caseFile = try XCTUnwrap(entry["caseFile"]?.stringValue)
+            return (id: try XCTUnwrap(entry["id"]?.stringValue),
                     json: try String(contentsOf: directory.appendingPathComponent(caseFile), encoding: .utf8))
         }
         return Tree(manifest: manifest, cases: cases)
@@ -91,26 +92,18 @@ final class FixtureSchemaTests: XCTestCase {
         let macos = try XCTUnwrap(tree.cases.first { $0.id == "macos-device" }?.json)
         let caseBreaks: [(String, String)] = try [
             ("an unknown field", edit(valid) { $0["extra"] = 1 }),
-            ("no tags", edit(valid) { $0["tags"] = [String]() }),
+            ("no tags", edit(valid) { $0["tags"] = [] }),
             ("a tag outside the vocabulary", edit(valid) { $0["tags"] = ["baseline", "fuzzy"] }),
             ("a repeated tag", edit(valid) { $0["tags"] = ["chain", "chain"] }),
             ("no importance", edit(valid) { $0["importance"] = nil }),
             ("importance medium", edit(valid) { $0["importance"] = "medium" }),
             ("verdict and reason disagree", edit(valid) { $0["expected"] = ["verdict": "valid", "reason": "bundle-mismatch"] }),
             ("an unknown reason", edit(valid) { $0["expected"] = ["verdict": "invalid", "reason": "expired"] }),
-            ("a null receipt", edit(valid) { $0["receipt"] = NSNull() }),
+            ("a null receipt", edit(valid) { $0["receipt"] = .null }),
             ("a receipt without its base64", edit(valid) { $0["receiptBase64"] = nil }),
             ("an iOS device with a MAC", edit(valid) { $0["device"] = ["platform": "ios", "hex": "6c4008b5945e", "mac": "6c:40:08:b5:94:5e"] }),
-            ("a Mac device with a UUID", edit(macos) { json in
-                var device = json["device"] as? [String: Any] ?? [:]
-                device["uuid"] = "EA1AE4F9-A812-4449-9415-CCF37EB1E37A"
-                json["device"] = device
-            }),
-            ("the chain validated now", edit(valid) { json in
-                var validation = json["validation"] as? [String: Any] ?? [:]
-                validation["chainValidatedAt"] = "now"
-                json["validation"] = validation
-            }),
+            ("a Mac device with a UUID", edit(macos) { $0["device"]?["uuid"] = "EA1AE4F9-A812-4449-9415-CCF37EB1E37A" }),
+            ("the chain validated now", edit(valid) { $0["validation"]?["chainValidatedAt"] = "now" }),
             ("an unknown OpenSSL outcome", edit(valid) { $0["openssl"] = ["expected": "ok"] }),
         ]
         let manifest = tree.manifest
@@ -157,7 +150,7 @@ final class FixtureSchemaTests: XCTestCase {
         let manifestSchema = try SchemaDocument("manifest")
         XCTAssertEqual(try manifestSchema.enumeration("properties", "app", "properties", "environment"),
                        AppEnvironment.allCases.map(\.rawValue))
-        XCTAssertEqual(try manifestSchema.value("properties", "version", "const") as? Int, ForgeManifest.currentVersion)
+        XCTAssertEqual(try manifestSchema.value("properties", "version", "const")?.intValue, ForgeManifest.currentVersion)
         // The manifest lists every reason; the schema allows exactly those.
         XCTAssertEqual(try manifestSchema.enumeration("$defs", "reason"),
                        ForgeManifest(cases: [], settings: ForgeSettings()).reasons.map(\.rawValue))
@@ -171,22 +164,15 @@ final class FixtureSchemaTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func object(_ json: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    }
-
-    private func edit(_ json: String, _ change: (inout [String: Any]) -> Void) throws -> String {
-        var value = try object(json)
+    /// `json` with `change` made to it, written back.
+    private func edit(_ json: String, _ change: (inout JSONValue) -> Void) throws -> String {
+        var value = try JSONValue(json: json)
         change(&value)
-        return String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+        return value.jsonText
     }
 
-    private func editFirstEntry(_ manifest: String, _ change: (inout [String: Any]) -> Void) throws -> String {
-        try edit(manifest) { json in
-            var entries = json["cases"] as? [[String: Any]] ?? []
-            change(&entries[0])
-            json["cases"] = entries
-        }
+    private func editFirstEntry(_ manifest: String, _ change: (inout JSONValue) -> Void) throws -> String {
+        try edit(manifest) { change(&$0["cases"]![0]!) }
     }
 
     private func assertDeclaredFieldsAreWritten(schema name: String, documents: [String],
@@ -194,7 +180,7 @@ final class FixtureSchemaTests: XCTestCase {
         let schema = try SchemaDocument(name)
         var fields: [String: (declared: Set<String>, written: Set<String>)] = [:]
         for document in documents {
-            schema.collectFields(of: try JSONSerialization.jsonObject(with: Data(document.utf8)), into: &fields)
+            schema.collectFields(of: try JSONValue(json: document), into: &fields)
         }
         XCTAssertFalse(fields.isEmpty, file: file, line: line)
         for (path, field) in fields {

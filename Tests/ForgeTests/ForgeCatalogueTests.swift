@@ -3,6 +3,8 @@ import ReceiptForge
 import Foundation
 import OpenSSLShim
 import Receipt
+import StrictJSON
+import TestSupport
 import XCTest
 import ForgeCA
 
@@ -133,18 +135,18 @@ final class ForgeCatalogueTests: XCTestCase {
 
     func testCaseFilesCarryEveryValidatorInput() throws {
         for minted in Minted.cases {
-            let json = try JSONSerialization.jsonObject(with: Data(try forgeJSON(minted.description))) as! [String: Any]
+            let json = try JSONValue(json: Data(try forgeJSON(minted.description)))
             let id = minted.forgeCase.id
             for key in ["id", "description", "expected", "app", "device", "validation", "trustAnchor", "digest",
                         "encoding", "openssl"] {
                 XCTAssertNotNil(json[key], "\(id) lacks \(key)")
             }
-            let device = json["device"] as! [String: Any]
+            let device = try XCTUnwrap(json["device"])
             XCTAssertNotNil(device["hex"], id)
             XCTAssertNotNil(device[minted.forgeCase.platform == .ios ? "uuid" : "mac"], id)
-            let validation = json["validation"] as! [String: Any]
-            XCTAssertEqual(validation["chainValidatedAt"] as? String, "creationDate")
-            XCTAssertEqual(validation["now"] as? String, "2026-06-01T00:00:00Z")
+            let validation = try XCTUnwrap(json["validation"])
+            XCTAssertEqual(validation["chainValidatedAt"]?.stringValue, "creationDate")
+            XCTAssertEqual(validation["now"]?.stringValue, "2026-06-01T00:00:00Z")
             XCTAssertEqual(minted.description.expected.reason, minted.forgeCase.expected)
         }
         XCTAssertEqual(Minted.named("macos-device").description.device.mac?.count, 17)

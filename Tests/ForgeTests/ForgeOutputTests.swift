@@ -1,6 +1,7 @@
 import ReceiptForge
 import Foundation
 import Receipt
+import TestSupport
 import XCTest
 import OwnedFileTree
 
@@ -49,7 +50,7 @@ final class ForgeOutputTests: XCTestCase {
         XCTAssertNil(a["missing/receipt"])
         XCTAssertNotNil(a["missing/case.json"])
         XCTAssertEqual(a["Certs/root.cer"], Minted.forge.authority.root.certificate)
-        let manifest = try JSONDecoder().decode(ForgeManifest.self, from: Data(a["manifest.json"]!))
+        let manifest = try decodeJSON(ForgeManifest.self, from: try XCTUnwrap(a["manifest.json"]))
         XCTAssertEqual(manifest.version, ForgeManifest.currentVersion)
         XCTAssertEqual(manifest.cases.map(\.id), ForgeCase.catalogue.map(\.id))
         let base64 = String(decoding: a["valid/receipt.b64"]!, as: UTF8.self).trimmingCharacters(in: .newlines)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ReceiptForge
+import TestSupport
 import XCTest
 import CheckReport
 
@@ -184,7 +185,7 @@ final class HTMLReportTests: XCTestCase {
     func testTheSameResultsGiveTheSameBytes() throws {
         let encoder = JSONEncoder()
         for runs in [threeRuns, [Samples.everyOutcome]] {
-            let copies = try runs.map { try JSONDecoder().decode(CheckResults.self, from: try encoder.encode($0)) }
+            let copies = try runs.map { try decodeJSON(CheckResults.self, from: try encoder.encode($0)) }
             XCTAssertEqual(HTMLReport.matrix(runs), HTMLReport.matrix(copies))
             XCTAssertEqual(HTMLReport.single(runs[0]), HTMLReport.single(copies[0]))
             XCTAssertEqual(TextMatrix.render(runs), TextMatrix.render(copies))

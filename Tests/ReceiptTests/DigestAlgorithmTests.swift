@@ -36,6 +36,6 @@ final class DigestAlgorithmTests: XCTestCase {
         XCTAssertEqual(DigestAlgorithm.allCases.map(\.rawValue), ["md5", "sha1", "sha256", "sha384", "sha512"])
         let json = try JSONEncoder().encode([DigestAlgorithm.md5, .sha512])
         XCTAssertEqual(String(decoding: json, as: UTF8.self), #"["md5","sha512"]"#)
-        XCTAssertEqual(try JSONDecoder().decode([DigestAlgorithm].self, from: json), [.md5, .sha512])
+        XCTAssertEqual(try decodeJSON([DigestAlgorithm].self, from: json), [.md5, .sha512])
     }
 }

@@ -26,14 +26,14 @@ final class AppleOracleTests: XCTestCase {
         let run = try ChildProcess.run(script, [tree.path])
         XCTAssertEqual(run.status, 0, run.standardError)
         let lines = try run.standardOutput.split(separator: "\n").map {
-            try JSONDecoder().decode(OracleLine.self, from: Data($0.utf8))
+            try decodeJSON(OracleLine.self, from: $0.utf8)
         }
         XCTAssertEqual(lines.map(\.id), JWSCase.catalogue.map(\.id), "Apple's library ran every case, in order")
 
         for (line, minted) in zip(lines, Minted.cases) {
             // case.json as written to the tree, read back.
             let written = try Data(contentsOf: tree.appendingPathComponent("\(line.id)/case.json"))
-            let description = try JSONDecoder().decode(JWSCaseDescription.self, from: written)
+            let description = try decodeJSON(JWSCaseDescription.self, from: written)
             XCTAssertEqual(line.status, description.expected.status.rawValue,
                            "\(line.id): Apple says \(line.status) (\(line.cause ?? "")), case.json \(description.expected.status.rawValue)")
             let file = try Data(contentsOf: tree.appendingPathComponent("\(line.id)/\(description.file)"))

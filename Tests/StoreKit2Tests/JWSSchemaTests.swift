@@ -2,6 +2,7 @@ import Foundation
 import ReceiptForge
 import ReceiptVerifier
 import StoreKit2
+import StrictJSON
 import TestSupport
 import XCTest
 import StoreKit2Forge
@@ -35,12 +36,11 @@ final class JWSSchemaTests: XCTestCase {
 
     func testEnumerationsAreTheCodes() throws {
         for name in ["jws-case", "jws-manifest"] {
-            let data = try Data(contentsOf: JSONSchemaOracle.schemaURL(name))
-            let schema = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let defs = try XCTUnwrap(schema["$defs"] as? [String: [String: Any]])
-            XCTAssertEqual(defs["status"]?["enum"] as? [String], JWSVerificationStatus.allCases.map(\.rawValue), name)
-            XCTAssertEqual(defs["kind"]?["enum"] as? [String], JWSKind.allCases.map(\.rawValue), name)
-            XCTAssertEqual(defs["environment"]?["enum"] as? [String], JWSEnvironment.allCases.map(\.rawValue), name)
+            let schema = try JSONValue(contentsOf: JSONSchemaOracle.schemaURL(name))
+            let defs = try XCTUnwrap(schema["$defs"])
+            XCTAssertEqual(defs["status"]?["enum"]?.strings, JWSVerificationStatus.allCases.map(\.rawValue), name)
+            XCTAssertEqual(defs["kind"]?["enum"]?.strings, JWSKind.allCases.map(\.rawValue), name)
+            XCTAssertEqual(defs["environment"]?["enum"]?.strings, JWSEnvironment.allCases.map(\.rawValue), name)
         }
     }
 }

@@ -11,14 +11,14 @@ public enum JSONSchemaOracle {
     }
 
     /// What the schema at `schema` finds wrong with each document, in order: an empty
-    /// list for a document it accepts. Documents travel as written (a round trip through
-    /// `JSONSerialization` would turn 64-bit integers into doubles). The schema itself
+    /// list for a document it accepts. Documents travel as written (no round trip through a
+    /// parser, which could change how a number is written). The schema itself
     /// is checked against the draft 2020-12 metaschema first.
     public static func errors(in documents: [String], schema: URL) throws -> [[String]] {
         try PythonOracle.require(module: "jsonschema")
         let input = Data(("[" + documents.joined(separator: ",\n") + "]").utf8)
         let output = try runPython(script, arguments: [schema.path], input: input)
-        let decoded = try JSONSerialization.jsonObject(with: output) as? [[String]]
+        let decoded = try? decodeJSON([[String]].self, from: output)
         guard let decoded, decoded.count == documents.count else {
             throw PythonFailed(status: 0, standardError: "unexpected output: " + String(decoding: output, as: UTF8.self))
         }

@@ -74,7 +74,7 @@ public enum RealReceipts {
     public static func entries(file: StaticString = #filePath, line: UInt = #line) throws -> [Entry] {
         let directory = try requireDirectory(file: file, line: line)
         let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
-        let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        let manifest = try decodeJSON(Manifest.self, from: data)
         return manifest.receipts
     }
 

@@ -1,8 +1,8 @@
-@testable import ReceiptForge
-import XCTest
+import Foundation
 import StrictJSON
+import XCTest
 
-/// The JSON layer under both input formats: the parser's grammar, exact integers and
+/// The JSON layer under every reader: the parser's grammar, exact integers and
 /// JSONPath rendering.
 final class JSONParserTests: XCTestCase {
     private func parse(_ text: String) throws(JSONParser.SyntaxError) -> JSONValue {
@@ -100,6 +100,26 @@ final class JSONParserTests: XCTestCase {
         let tooDeep = syntaxError("[" + deepest + "]")
         XCTAssertEqual(tooDeep?.offset, depth)
         XCTAssertEqual(tooDeep?.reason, "arrays and objects nested more than 128 levels deep")
+    }
+
+    /// The deepest document each dialect takes, objects and arrays alternating, parses
+    /// and is released on a thread with 512 KiB of stack (a secondary thread's default on
+    /// Apple platforms): the parser keeps open containers on a stack of its own.
+    func testTheDeepestDocumentsFitASmallStack() throws {
+        for dialect in [JSONDialect.rfc8259, .python] {
+            let pairs = dialect.maximumDepth / 2
+            let text = Array((String(repeating: #"{"a":["#, count: pairs) + "1" + String(repeating: "]}", count: pairs)).utf8)
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var parsed = false
+            let thread = Thread {
+                parsed = (try? JSONParser.parse(text, dialect: dialect)) != nil
+                done.signal()
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+            done.wait()
+            XCTAssertTrue(parsed, "\(dialect)")
+        }
     }
 
     /// Whole numbers however written, exactly; fractions nil; values `T` cannot hold `.some(nil)`.
