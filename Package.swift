@@ -81,11 +81,11 @@ let package = Package(
         // The PKCS#7 receipt forge and its case catalogue.
         .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
-        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
+        .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
         .target(name: "ReceiptMutation", dependencies: ["BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
         // `forge check`'s results and reports (HTML, JUnit, text matrix).
-        .target(name: "CheckReport", dependencies: ["ReceiptForge", "ReceiptVerifier", "StrictJSON"]),
+        .target(name: "CheckReport", dependencies: ["ReceiptForge", "ReceiptVerifier", "StrictJSON", "Receipt"]),
 
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike (Hummingbird 2; no library depends on it).
@@ -159,14 +159,14 @@ let package = Package(
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
-        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1]),
+        .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "ReceiptMutation", "Receipt", "ReceiptVerifier", "TestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "ReceiptMutation", "Receipt", "ReceiptVerifier", "TestSupport", "BER", "ForgeCA"]),
         // The strict parser, its Decoder and its python dialect (against Python's json where installed).
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "TestSupport"]),
         .testTarget(name: "BigNumTests", dependencies: ["BigNum", "OpenSSLShim", "ForgeSupport"]),
@@ -177,7 +177,7 @@ let package = Package(
             dependencies: ["AppInput", "BER", "CheckReport", "ForgeCA", "ForgeSupport", "OwnedFileTree", "OpenSSLShim",
                            "Receipt", "ReceiptForge", "ReceiptMutation", "StrictJSON", "TestSupport"]
         ),
-        .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport"]),
+        .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
@@ -185,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport", "AppInput"]
         ),
     ]
 )

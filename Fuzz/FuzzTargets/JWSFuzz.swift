@@ -30,9 +30,9 @@ public enum JWSFuzz {
     /// genuine chain costs its ECDSA checks once per run, not once per input.
     static let cache = SignatureCache()
     public static let verifiers: [JWSVerifier] = [
-        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
+        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleIdentifier,
                     appAppleId: JWSForge.defaultAppAppleId, environment: .production, cache: cache),
-        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleID,
+        JWSVerifier(rootCertificates: [JWSAuthority.committed.root.certificate], bundleId: AppDescription.example.bundleIdentifier,
                     appAppleId: nil, environment: .xcode, cache: cache),
     ]
     public static let currentTime = ForgeSettings.defaultNow

@@ -6,11 +6,11 @@ import Receipt
 /// `wrong-version` another version).
 ///
 /// ```swift
-/// let app = AppDescription(bundleID: "com.acme.shop", version: "7.1",
+/// let app = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1",
 ///                          device: DeviceIdentifier(text: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7"))
 /// ```
 public struct AppDescription: Sendable, Hashable {
-    public var bundleID: String
+    public var bundleIdentifier: String
     /// Attribute 3: `CFBundleVersion` (iOS) or `CFBundleShortVersionString` (macOS).
     public var version: String
     /// Attribute 19; nil: "17" on iOS, "2.0" on macOS ("1.0" in sandbox receipts, as Apple writes).
@@ -21,10 +21,10 @@ public struct AppDescription: Sendable, Hashable {
     public var environment: AppEnvironment
     public var purchases: PurchasePlan
 
-    public init(bundleID: String = AppDescription.example.bundleID, version: String = AppDescription.example.version,
+    public init(bundleIdentifier: String = AppDescription.example.bundleIdentifier, version: String = AppDescription.example.version,
                 originalVersion: String? = nil, platform: Platform? = nil, device: DeviceIdentifier? = nil,
                 environment: AppEnvironment = .production, purchases: PurchasePlan = .builtIn) {
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.version = version
         self.originalVersion = originalVersion
         // A MAC address means a Mac; otherwise iOS unless told.
@@ -35,7 +35,7 @@ public struct AppDescription: Sendable, Hashable {
     }
 
     private init(example: Void) {
-        bundleID = "com.example.receiptforge"
+        bundleIdentifier = "com.example.receiptforge"
         version = "42"
         originalVersion = nil
         platform = .ios
@@ -50,7 +50,7 @@ public struct AppDescription: Sendable, Hashable {
     /// Problems a forge cannot mint around: a device of the wrong kind for the platform,
     /// an empty bundle id or version. Nil when the description is usable.
     public var problem: String? {
-        if bundleID.isEmpty { return "the bundle id is empty" }
+        if bundleIdentifier.isEmpty { return "the bundle id is empty" }
         if version.isEmpty { return "the app version is empty" }
         if let device {
             switch (platform, device.kind) {

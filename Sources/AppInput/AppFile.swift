@@ -17,7 +17,7 @@ import StrictJSON
 ///
 /// Unknown fields are refused, so a misspelt one cannot be silently ignored.
 public struct AppFile: Sendable, Hashable {
-    public var bundleID: String?
+    public var bundleIdentifier: String?
     public var version: String?
     public var originalVersion: String?
     public var platform: Platform?
@@ -43,10 +43,10 @@ public struct AppFile: Sendable, Hashable {
         "isInIntroOfferPeriod", "webOrderLineItemId", "promotionalOfferId",
     ]
 
-    public init(bundleID: String? = nil, version: String? = nil, originalVersion: String? = nil,
+    public init(bundleIdentifier: String? = nil, version: String? = nil, originalVersion: String? = nil,
                 platform: Platform? = nil, device: DeviceIdentifier? = nil, environment: AppEnvironment? = nil,
                 storekitPath: String? = nil, purchases: PurchasePlan? = nil) {
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.version = version
         self.originalVersion = originalVersion
         self.platform = platform
@@ -72,7 +72,7 @@ public struct AppFile: Sendable, Hashable {
     /// `AppDescription.init` does.
     public func apply(to base: AppDescription) -> AppDescription {
         var app = base
-        if let bundleID { app.bundleID = bundleID }
+        if let bundleIdentifier { app.bundleIdentifier = bundleIdentifier }
         if let version { app.version = version }
         if let originalVersion { app.originalVersion = originalVersion }
         if let device {
@@ -90,7 +90,7 @@ public struct AppFile: Sendable, Hashable {
     package init(document: JSONInput) throws(JSONInputError) {
         let root = try document.object(knownKeys: AppFile.fields)
         _ = try root.optional("$schema")?.string()
-        bundleID = try root.optional("bundleId")?.name()
+        bundleIdentifier = try root.optional("bundleId")?.name()
         version = try root.optional("appVersion")?.name()
         originalVersion = try root.optional("originalAppVersion")?.name()
         platform = try root.optional("platform")?.choice([("ios", Platform.ios), ("macos", .macos)], naming: "platform")

@@ -70,7 +70,7 @@ struct AppOptions: ParsableArguments {
             }
             device = parsed
         }
-        let app = AppDescription(bundleID: bundleID ?? base.bundleID, version: appVersion ?? base.version,
+        let app = AppDescription(bundleIdentifier: bundleID ?? base.bundleIdentifier, version: appVersion ?? base.version,
                                  originalVersion: originalVersion ?? base.originalVersion,
                                  platform: platform ?? (deviceID == nil ? base.platform : nil), device: device,
                                  environment: environment ?? base.environment, purchases: base.purchases)

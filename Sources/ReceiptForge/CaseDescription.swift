@@ -166,7 +166,7 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         public var productIds: [String]
 
         public init(_ app: AppDescription) {
-            bundleId = app.bundleID
+            bundleId = app.bundleIdentifier
             version = app.version
             originalVersion = app.originalVersion
             platform = app.platform

@@ -50,9 +50,9 @@ package struct PayloadBuilder {
             mac[0] &= 0xFC  // universally administered unicast
             device = DeviceIdentifier(bytes: mac)!
         }
-        var bundle = description.bundleID
+        var bundle = description.bundleIdentifier
         var version = description.version
-        if platform == .macos && description.platform == .ios && description.bundleID == AppDescription.example.bundleID {
+        if platform == .macos && description.platform == .ios && description.bundleIdentifier == AppDescription.example.bundleIdentifier {
             (bundle, version) = Self.exampleMacApp
         } else if recipe.style == .xcode && description == .example {
             version = "1"  // a development build, as the example's Xcode receipt has always said

@@ -6,8 +6,8 @@ import ForgeCA
 /// The payloads: the values Apple really sends (string ids, integer millisecond
 /// dates, `price` in milli-units), for the forge's app, from the seed.
 extension JWSForge {
-    package var bundleId: String { app.bundleID }
-    package var productId: String { "\(app.bundleID).pro.monthly" }
+    package var bundleId: String { app.bundleIdentifier }
+    package var productId: String { "\(app.bundleIdentifier).pro.monthly" }
     package var originalTransactionId: String { "20000\(String(format: "%010llu", settings.seed % 10_000_000_000))" }
     package var purchaseDate: Int64 { signedDate - 300_000 }
     package var expiresDate: Int64 { purchaseDate + 30 * 86_400_000 }

@@ -40,7 +40,7 @@ public struct JWSForge: FixtureForge {
     }
 
     public var manifest: JWSManifest {
-        JWSManifest(now: settings.now, seed: settings.seed, bundleId: app.bundleID, appAppleId: appAppleId,
+        JWSManifest(now: settings.now, seed: settings.seed, bundleId: app.bundleIdentifier, appAppleId: appAppleId,
                     rootCertificate: JWSForge.rootPath,
                     cases: JWSCase.catalogue.map { .init(id: $0.id, kind: $0.kind, file: $0.fileName, expectedStatus: $0.expected) })
     }
@@ -63,7 +63,7 @@ public struct JWSForge: FixtureForge {
         let file: [UInt8] = jwsCase.kind == .notification
             ? StoreKit2JSON.encode(SignedPayloadBody(signedPayload: jws)) + [0x0A]
             : Array((jws + "\n").utf8)
-        let verifier = JWSVerifierSettings(bundleId: app.bundleID, appAppleId: jwsCase.givesAppAppleId ? appAppleId : nil,
+        let verifier = JWSVerifierSettings(bundleId: app.bundleIdentifier, appAppleId: jwsCase.givesAppAppleId ? appAppleId : nil,
                                            environment: jwsCase.environment, rootCertificates: [JWSForge.rootPath])
         var nested: [String: JWSVerificationStatus]?
         if case .notification(_, _, _) = jwsCase.content {

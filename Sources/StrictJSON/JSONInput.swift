@@ -69,8 +69,7 @@ package struct JSONInput {
         let text = try string()
         guard !text.isEmpty else { throw failure("must not be empty") }
         if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            let digits = String(control.value, radix: 16, uppercase: true)
-            throw failure("contains the control character U+\(String(repeating: "0", count: 4 - digits.count) + digits)")
+            throw failure("contains the control character U+\(hex4(control.value, uppercase: true))")
         }
         return text
     }

@@ -234,17 +234,17 @@ package struct JSONParser {
                         return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
                     }
                     guard dialect == .python else {
-                        throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) followed by \\u\(hexText(low)), not a low surrogate")
+                        throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hex4(unit, uppercase: true)) followed by \\u\(hex4(low, uppercase: true)), not a low surrogate")
                     }
                 } else if dialect != .python {
-                    throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hexText(unit)) not followed by a low surrogate")
+                    throw SyntaxError(offset: escapeStart, reason: "high surrogate \\u\(hex4(unit, uppercase: true)) not followed by a low surrogate")
                 }
                 // python: the high surrogate stands alone; what follows it is read on its own.
                 index = next
                 return Self.unpairedSurrogate
             case 0xDC00...0xDFFF:
                 guard dialect == .python else {
-                    throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+                    throw SyntaxError(offset: escapeStart, reason: "low surrogate \\u\(hex4(unit, uppercase: true)) without a high surrogate before it")
                 }
                 return Self.unpairedSurrogate
             default:
@@ -272,10 +272,6 @@ package struct JSONParser {
         return value
     }
 
-    private func hexText(_ unit: UInt32) -> String {
-        let digits = String(unit, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
 
     // MARK: Numbers and literals
 

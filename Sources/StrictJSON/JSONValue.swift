@@ -86,8 +86,8 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Four lowercase hex digits of `value` (which is below 0x10000).
-private func hex4(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
+/// At least four hex digits of `value`, zero-padded: a `\u` escape or a `U+` code point.
+package func hex4(_ value: UInt32, uppercase: Bool = false) -> String {
+    let digits = String(value, radix: 16, uppercase: uppercase)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

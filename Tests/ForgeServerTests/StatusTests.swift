@@ -18,7 +18,7 @@ final class StatusTests: XCTestCase {
         XCTAssertEqual(json["environment"]?.stringValue, "Production")
         let receipt = try XCTUnwrap(json["receipt"])
         XCTAssertEqual(receipt["receipt_type"]?.stringValue, "Production")
-        XCTAssertEqual(receipt["bundle_id"]?.stringValue, Minted.forge.app.bundleID)
+        XCTAssertEqual(receipt["bundle_id"]?.stringValue, Minted.forge.app.bundleIdentifier)
         XCTAssertEqual(receipt["application_version"]?.stringValue, Minted.forge.app.version)
         XCTAssertNotNil(receipt["app_item_id"]?.intValue, "a number, as Apple sends it")
         let inApp = try XCTUnwrap(receipt["in_app"]?.arrayValue)

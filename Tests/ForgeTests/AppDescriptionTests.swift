@@ -7,7 +7,7 @@ import AppInput
 /// and purchases from its catalogue or its own list.
 final class AppDescriptionTests: XCTestCase {
     static let device = DeviceIdentifier(text: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")!
-    static let acme = AppDescription(bundleID: "com.acme.shop", version: "7.1", originalVersion: "3.0", device: device)
+    static let acme = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1", originalVersion: "3.0", device: device)
     static let acmeCases = try! Forge(app: acme).mintAll()
 
     func receipt(_ minted: MintedCase) throws -> AppReceipt {
@@ -41,14 +41,14 @@ final class AppDescriptionTests: XCTestCase {
     }
 
     func testSandboxEnvironmentAndMacPlatform() throws {
-        let sandbox = try Forge(app: AppDescription(bundleID: "com.acme.shop", environment: .sandbox)).mint(.valid)
+        let sandbox = try Forge(app: AppDescription(bundleIdentifier: "com.acme.shop", environment: .sandbox)).mint(.valid)
         let receipt = try receipt(sandbox)
         XCTAssertEqual(receipt.environment, "ProductionSandbox")
         XCTAssertEqual(receipt.appItemID, 0)
         XCTAssertEqual(receipt.originalApplicationVersion, "1.0")
 
         let mac = DeviceIdentifier(text: "6c:40:08:b5:94:5e")!
-        let macApp = AppDescription(bundleID: "com.acme.mac", version: "2.1", device: mac)
+        let macApp = AppDescription(bundleIdentifier: "com.acme.mac", version: "2.1", device: mac)
         XCTAssertEqual(macApp.platform, .macos, "a MAC address implies macOS")
         let minted = try Forge(app: macApp).mint(.valid)
         XCTAssertEqual(minted.description.device.mac, "6c:40:08:b5:94:5e")
@@ -56,7 +56,7 @@ final class AppDescriptionTests: XCTestCase {
         XCTAssertEqual(try self.receipt(minted).originalApplicationVersion, "2.0")
 
         XCTAssertNotNil(AppDescription(platform: .macos, device: Self.device).problem, "a UUID for a Mac is refused")
-        XCTAssertNotNil(AppDescription(bundleID: "").problem)
+        XCTAssertNotNil(AppDescription(bundleIdentifier: "").problem)
         XCTAssertNil(Self.acme.problem)
     }
 
@@ -83,7 +83,7 @@ final class AppDescriptionTests: XCTestCase {
     ])
 
     func testACatalogueBecomesAHistoryOfOnlyItsProducts() throws {
-        let forge = Forge(app: AppDescription(bundleID: "com.acme.shop", purchases: .catalogue(Self.catalogue)))
+        let forge = Forge(app: AppDescription(bundleIdentifier: "com.acme.shop", purchases: .catalogue(Self.catalogue)))
         let ids = Set(Self.catalogue.products.map(\.id))
         for minted in try forge.mintAll() {
             guard let file = minted.receipt, let receipt = try? PKCS7SignedData(bytes: file).decodeReceipt() else { continue }
@@ -132,7 +132,7 @@ final class AppDescriptionTests: XCTestCase {
                                 cancellationDate: bought + 2 * 86_400, isInIntroOfferPeriod: true, webOrderLineItemID: 77,
                                 promotionalOfferID: "spring"),
         ]
-        let minted = try Forge(app: AppDescription(bundleID: "com.acme.shop", purchases: .explicit(list))).mint(.valid)
+        let minted = try Forge(app: AppDescription(bundleIdentifier: "com.acme.shop", purchases: .explicit(list))).mint(.valid)
         let records = try receipt(minted).inAppPurchases
         XCTAssertEqual(records.count, 2)
         XCTAssertEqual(records[0].quantity, 5)

@@ -15,7 +15,7 @@ final class AppFileTests: XCTestCase {
     /// where a `Double` would round).
     func testExampleFileGivesEveryField() throws {
         let app = try AppFile(contentsOfFile: InputFiles.path("shop.app.json"))
-        XCTAssertEqual(app.bundleID, "com.acme.shop")
+        XCTAssertEqual(app.bundleIdentifier, "com.acme.shop")
         XCTAssertEqual(app.version, "7.1")
         XCTAssertEqual(app.originalVersion, "6.0")
         XCTAssertEqual(app.platform, .ios)
@@ -90,13 +90,13 @@ final class AppFileTests: XCTestCase {
 
     // MARK: apply(to:)
 
-    private let base = AppDescription(bundleID: "com.base.app", version: "1", originalVersion: "0.9", platform: .ios,
+    private let base = AppDescription(bundleIdentifier: "com.base.app", version: "1", originalVersion: "0.9", platform: .ios,
                                       device: DeviceIdentifier(uuidString: "00000000-0000-0000-0000-000000000001"),
                                       environment: .production, purchases: .builtIn)
 
     func testApplyOverridesOnlyWhatTheFileSets() throws {
         var expected = base
-        expected.bundleID = "com.acme.shop"
+        expected.bundleIdentifier = "com.acme.shop"
         XCTAssertEqual(try AppFile(contentsOfFile: InputFiles.path("minimal.app.json")).apply(to: base), expected)
         XCTAssertEqual(try parse("{}").apply(to: base), base)
         XCTAssertEqual(AppFile().apply(to: base), base)
@@ -105,7 +105,7 @@ final class AppFileTests: XCTestCase {
     func testApplyOverridesEverything() throws {
         let app = try AppFile(contentsOfFile: InputFiles.path("shop.app.json"))
         let applied = app.apply(to: base)
-        XCTAssertEqual(applied.bundleID, "com.acme.shop")
+        XCTAssertEqual(applied.bundleIdentifier, "com.acme.shop")
         XCTAssertEqual(applied.version, "7.1")
         XCTAssertEqual(applied.originalVersion, "6.0")
         XCTAssertEqual(applied.platform, .ios)
@@ -130,10 +130,10 @@ final class AppFileTests: XCTestCase {
     // MARK: Refusals
 
     func testUnknownFieldIsRefusedWithASuggestion() {
-        let error = inputError { try parse(#"{"bundleId": "a", "bundleID": "b"}"#) }
+        let error = inputError { try parse(#"{"bundleId": "a", "bundleIdentifier": "b"}"#) }
         XCTAssertEqual(error?.kind, .invalid)
-        XCTAssertEqual(error?.location, "$.bundleID")
-        XCTAssertEqual(error?.description, "app.json: $.bundleID: unknown field 'bundleID' (did you mean 'bundleId'? known fields: "
+        XCTAssertEqual(error?.location, "$.bundleIdentifier")
+        XCTAssertEqual(error?.description, "app.json: $.bundleIdentifier: unknown field 'bundleIdentifier' (did you mean 'bundleId'? known fields: "
             + "$schema, appVersion, bundleId, deviceId, environment, originalAppVersion, platform, purchases, storekit)")
         let purchase = inputError {
             try parse(#"{"purchases": [{"productId": "a", "type": "consumable", "purchaseDate": "2025-01-01T00:00:00Z", "quantty": 2}]}"#)
@@ -258,7 +258,7 @@ final class AppFileTests: XCTestCase {
         XCTAssertEqual(edge.expiresDate, 1_740_823_201)
         // Text fields keep escapes and non-ASCII exactly.
         let named = try parse(#"{"bundleId": "com.acme.caf\u00e9", "appVersion": "7.1 \"beta\" \ud83d\ude80"}"#)
-        XCTAssertEqual(named.bundleID, "com.acme.café")
+        XCTAssertEqual(named.bundleIdentifier, "com.acme.café")
         XCTAssertEqual(named.version, "7.1 \"beta\" 🚀")
         XCTAssertEqual(try parse(#"{"purchases": []}"#).purchases, .explicit([]))
         XCTAssertEqual(try parse(#"{"$schema": "app.schema.json"}"#), AppFile())

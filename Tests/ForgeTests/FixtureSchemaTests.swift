@@ -37,11 +37,11 @@ final class FixtureSchemaTests: XCTestCase {
     /// of `case.json`'s device.
     private func trees() throws -> [(label: String, tree: Tree)] {
         let catalogue = try StoreKitConfiguration(contentsOfFile: InputFiles.path("Shop-v4.storekit")).catalogue
-        let mac = AppDescription(bundleID: "com.acme.shop", version: "7.1", originalVersion: "1.0",
+        let mac = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1", originalVersion: "1.0",
                                  device: DeviceIdentifier(text: "6c:40:08:b5:94:5e"), environment: .sandbox,
                                  purchases: .catalogue(catalogue))
         XCTAssertEqual(mac.platform, .macos)
-        let explicit = AppDescription(bundleID: "com.acme.shop", version: "7.1", originalVersion: "6.0", platform: .ios,
+        let explicit = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1", originalVersion: "6.0", platform: .ios,
                                       device: DeviceIdentifier(text: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7"),
                                       environment: .sandbox, purchases: .explicit(Self.everyPurchaseField))
         return [("example", try writtenTree(Forge())), ("mac catalogue", try writtenTree(Forge(app: mac))),

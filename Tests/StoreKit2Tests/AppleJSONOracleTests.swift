@@ -83,7 +83,7 @@ final class AppleJSONOracleTests: XCTestCase {
     func testOurStatusesAreApples() throws {
         let variants = try variants()
         let root = try XCTUnwrap(Self.forge.anchors[JWSForge.rootPath])
-        let verifier = JWSVerifier(rootCertificates: [root], bundleId: Self.forge.app.bundleID,
+        let verifier = JWSVerifier(rootCertificates: [root], bundleId: Self.forge.app.bundleIdentifier,
                                    appAppleId: Self.forge.appAppleId, environment: .production)
         // Apple's library reads the clock for the claims; so do we here.
         let now = Int64(Date().timeIntervalSince1970)
@@ -97,7 +97,7 @@ final class AppleJSONOracleTests: XCTestCase {
         let rootFile = try Minted.scratch(self).appendingPathComponent("root.cer")
         try Data(root).write(to: rootFile)
         let run = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(
-            ["-c", Self.script, rootFile.path, Self.forge.app.bundleID, String(Self.forge.appAppleId)]),
+            ["-c", Self.script, rootFile.path, Self.forge.app.bundleIdentifier, String(Self.forge.appAppleId)]),
             input: Data((texts.joined(separator: "\n") + "\n").utf8))
         XCTAssertEqual(run.status, 0, run.standardError)
         let apple = run.standardOutput.split(separator: "\n").map(String.init)

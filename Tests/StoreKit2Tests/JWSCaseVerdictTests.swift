@@ -82,7 +82,7 @@ final class JWSCaseVerdictTests: XCTestCase {
     func testTheValidTransactionDependsOnEverySetting() throws {
         let minted = try XCTUnwrap(Minted.cases.first { $0.jwsCase.id == "transaction-production" })
         let root = Minted.forge.authority.root.certificate
-        func status(_ roots: [[UInt8]], bundle: String = Minted.forge.app.bundleID, environment: JWSEnvironment = .production)
+        func status(_ roots: [[UInt8]], bundle: String = Minted.forge.app.bundleIdentifier, environment: JWSEnvironment = .production)
             -> JWSVerificationStatus {
             JWSVerifier(rootCertificates: roots, bundleId: bundle, appAppleId: Minted.forge.appAppleId, environment: environment)
                 .verify(minted.jws, kind: .transaction, currentTime: Minted.currentTime).status
@@ -95,7 +95,7 @@ final class JWSCaseVerdictTests: XCTestCase {
         XCTAssertEqual(status([root], bundle: "com.example.other"), .invalidAppIdentifier)
         XCTAssertEqual(status([root], environment: .sandbox), .invalidEnvironment)
         // Given as the wrong kind, the payload lacks what that kind checks.
-        XCTAssertEqual(JWSVerifier(rootCertificates: [root], bundleId: Minted.forge.app.bundleID, appAppleId: Minted.forge.appAppleId,
+        XCTAssertEqual(JWSVerifier(rootCertificates: [root], bundleId: Minted.forge.app.bundleIdentifier, appAppleId: Minted.forge.appAppleId,
                                    environment: .production).verify(minted.jws, kind: .notification, currentTime: 0).status,
                        .invalidAppIdentifier)
     }

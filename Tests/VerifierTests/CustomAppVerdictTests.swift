@@ -28,14 +28,14 @@ final class CustomAppVerdictTests: XCTestCase {
             Product(id: "com.acme.shop.monthly", kind: .autoRenewableSubscription, period: SubscriptionPeriod(iso8601: "P1M"),
                     introductoryOffer: IntroductoryOffer(paymentMode: .free, period: SubscriptionPeriod(iso8601: "P3D")!)),
         ])
-        try assertEveryVerdict(AppDescription(bundleID: "com.acme.shop", version: "7.1",
+        try assertEveryVerdict(AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1",
                                               device: DeviceIdentifier(text: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7"),
                                               purchases: .catalogue(catalogue)))
     }
 
     func testASandboxMacApp() throws {
-        try assertEveryVerdict(AppDescription(bundleID: "com.acme.mac", version: "0", environment: .sandbox))
-        try assertEveryVerdict(AppDescription(bundleID: "com.acme.mac", version: "3.2.0",
+        try assertEveryVerdict(AppDescription(bundleIdentifier: "com.acme.mac", version: "0", environment: .sandbox))
+        try assertEveryVerdict(AppDescription(bundleIdentifier: "com.acme.mac", version: "3.2.0",
                                               device: DeviceIdentifier(text: "6c:40:08:b5:94:5e")))
     }
 }
