@@ -173,7 +173,7 @@ public struct MutantBatch: Sendable {
         description.expected = CaseDescription.Expected(record.verifier.reason)
         description.tags = tags(for: record.operations)
         description.importance = .low
-        let summary = record.operations.map { "\($0.operation) \($0.path) (\($0.detail))" }.joined(separator: "; ")
+        let summary = record.operations.map { "\($0.operation.rawValue) \($0.path) (\($0.detail))" }.joined(separator: "; ")
         description.description = "Mutant \(record.index) of \(record.source), signed again; expected = our verifier's verdict: \(summary)"
         description.openssl.expected = .verified
         description.openssl.command = description.openssl.command.map {
@@ -190,14 +190,14 @@ public struct MutantBatch: Sendable {
         var tags: Set<ForgeCase.Tag> = [.strictPolicy]
         for change in operations {
             switch change.operation {
-            case "encoding": tags.formUnion([.ber, .payload])
-            case "container", "splice-encoding": tags.insert(.container)
+            case .encoding: tags.formUnion([.ber, .payload])
+            case .container, .spliceEncoding: tags.insert(.container)
             default: tags.insert(.payload)
             }
             if change.path.contains(".value.") || change.detail.contains("in-app") { tags.insert(.inApp) }
-            if change.operation == "date" || change.detail.contains("date '") { tags.insert(.dates) }
+            if change.detail.contains("date '") { tags.insert(.dates) }
             if change.detail.contains("INTEGER") { tags.insert(.integers) }
-            if change.operation == "retype" { tags.insert(.unknownAttributes) }
+            if change.operation == .retype { tags.insert(.unknownAttributes) }
             if change.detail.hasPrefix("type 2:") { tags.insert(.bundle) }
             if change.detail.hasPrefix("type 3:") { tags.insert(.version) }
             if change.detail.hasPrefix("type 5:") || change.detail.hasPrefix("type 4:") { tags.insert(.deviceHash) }

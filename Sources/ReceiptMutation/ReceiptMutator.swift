@@ -18,9 +18,17 @@ public struct ReceiptMutator: Sendable {
     /// What one operation did: its name (`drop`, `retype`, `date`, …), where
     /// (`attributes[3]`, `attributes[20].value.attributes[4]`), and the details.
     public struct Change: Sendable, Hashable, Codable {
-        public var operation: String
+        public var operation: Operation
         public var path: String
         public var detail: String
+    }
+
+    /// The kinds of change (`mutation.json`'s `operation`).
+    public enum Operation: String, Sendable, Hashable, Codable, CaseIterable {
+        case drop, duplicate, reorder, insert, retype, version
+        case stringType = "string-type"
+        case value, nest, flatten, encoding, container, splice
+        case spliceEncoding = "splice-encoding"
     }
 
     /// Deepest in-app nesting the mutator builds (the verifier refuses deep BER anyway).
@@ -52,7 +60,7 @@ public struct ReceiptMutator: Sendable {
             let end = random.int(in: (start + 1)...min(theirs.count, start + 8))
             let at = random.int(in: 0...receipt.receipt.attributes.count)
             receipt.receipt.attributes.insert(contentsOf: theirs[start..<end], at: at)
-            return Change(operation: "splice", path: "attributes[\(at)]",
+            return Change(operation: .splice, path: "attributes[\(at)]",
                           detail: "inserted \(end - start) attribute(s) of the other receipt (types \(theirs[start..<end].map { String($0.type) }.joined(separator: ", ")))")
         case 2:
             let mine = receipt.receipt.attributes.indices.filter { receipt.receipt.attributes[$0].type == AppReceipt.Field.inAppPurchase }
@@ -60,15 +68,15 @@ public struct ReceiptMutator: Sendable {
             guard let donor = pick(donors, &random) else { return mutateOnce(&receipt, random: &random) }
             if let index = pick(mine, &random) {
                 receipt.receipt.attributes[index] = donor
-                return Change(operation: "splice", path: "attributes[\(index)]", detail: "in-app record replaced by one of the other receipt")
+                return Change(operation: .splice, path: "attributes[\(index)]", detail: "in-app record replaced by one of the other receipt")
             }
             receipt.receipt.attributes.append(donor)
-            return Change(operation: "splice", path: "attributes[\(receipt.receipt.attributes.count - 1)]",
+            return Change(operation: .splice, path: "attributes[\(receipt.receipt.attributes.count - 1)]",
                           detail: "in-app record of the other receipt appended")
         default:
             receipt.encoding = other.encoding
             if let container = other.container, receipt.container != nil { receipt.container = container }
-            return Change(operation: "splice-encoding", path: "payload", detail: "took the other receipt's encoding: \(other.encoding.summary)")
+            return Change(operation: .spliceEncoding, path: "payload", detail: "took the other receipt's encoding: \(other.encoding.summary)")
         }
     }
 
@@ -104,7 +112,7 @@ public struct ReceiptMutator: Sendable {
         guard !attributes.isEmpty else {
             let attribute = newAttribute(knownTypes: knownTypes, kinds: kinds, random: &random)
             attributes.append(attribute)
-            return Change(operation: "insert", path: "attributes[0]", detail: "type \(attribute.type) into an empty set")
+            return Change(operation: .insert, path: "attributes[0]", detail: "type \(attribute.type) into an empty set")
         }
         let index = random.int(in: 0..<attributes.count)
         let type = attributes[index].type
@@ -112,44 +120,44 @@ public struct ReceiptMutator: Sendable {
         switch random.int(in: 0..<20) {
         case 0, 1:
             attributes.remove(at: index)
-            return Change(operation: "drop", path: path, detail: "removed type \(type)")
+            return Change(operation: .drop, path: path, detail: "removed type \(type)")
         case 2:
             let at = random.int(in: 0...attributes.count)
             attributes.insert(attributes[index], at: at)
-            return Change(operation: "duplicate", path: path, detail: "type \(type) copied to position \(at)")
+            return Change(operation: .duplicate, path: path, detail: "type \(type) copied to position \(at)")
         case 3:
             let other = random.int(in: 0..<attributes.count)
             attributes.swapAt(index, other)
-            return Change(operation: "reorder", path: path, detail: "swapped with attributes[\(other)]")
+            return Change(operation: .reorder, path: path, detail: "swapped with attributes[\(other)]")
         case 4:
             attributes.reverse()
-            return Change(operation: "reorder", path: "attributes", detail: "reversed the order of \(attributes.count) attributes")
+            return Change(operation: .reorder, path: "attributes", detail: "reversed the order of \(attributes.count) attributes")
         case 5:
             let attribute = newAttribute(knownTypes: knownTypes, kinds: kinds, random: &random)
             let at = random.int(in: 0...attributes.count)
             attributes.insert(attribute, at: at)
-            return Change(operation: "insert", path: "attributes[\(at)]", detail: "new attribute of type \(attribute.type)")
+            return Change(operation: .insert, path: "attributes[\(at)]", detail: "new attribute of type \(attribute.type)")
         case 6, 7:
             let newType = retype(type, knownTypes: knownTypes, random: &random)
             attributes[index].type = newType
-            return Change(operation: "retype", path: path + ".type", detail: "\(type) → \(newType)")
+            return Change(operation: .retype, path: path + ".type", detail: "\(type) → \(newType)")
         case 8:
             let old = attributes[index].version
             let new = interestingInteger(&random)
             attributes[index].version = new
-            return Change(operation: "version", path: path + ".version", detail: "\(old) → \(new)")
+            return Change(operation: .version, path: path + ".version", detail: "\(old) → \(new)")
         case 9:
             let tag = pick(Self.stringTags, &random)!
             guard let contents = primitiveContents(attributes[index].value) else {
                 attributes[index].value = encoded(tag, attributes[index].value)
-                return Change(operation: "string-type", path: path + ".value", detail: "raw value wrapped as \(tag)")
+                return Change(operation: .stringType, path: path + ".value", detail: "raw value wrapped as \(tag)")
             }
             attributes[index].value = encoded(tag, contents)
-            return Change(operation: "string-type", path: path + ".value", detail: "retagged as \(tag)")
+            return Change(operation: .stringType, path: path + ".value", detail: "retagged as \(tag)")
         default:
             let (value, detail) = newValue(for: attributes[index], kind: kinds[type], random: &random)
             attributes[index].value = value
-            return Change(operation: "value", path: path + ".value", detail: "type \(type): \(detail)")
+            return Change(operation: .value, path: path + ".value", detail: "type \(type): \(detail)")
         }
     }
 
@@ -184,7 +192,7 @@ public struct ReceiptMutator: Sendable {
             var record = (try? InAppPurchase(decoding: attribute.value, rules: .ber)) ?? InAppPurchase()
             let change = mutateSet(&record.attributes, kinds: InAppPurchase.valueKindTable,
                                    knownTypes: InAppPurchase.knownValueKinds.keys.sorted(), random: &random)
-            return (record.encoded(), "in-app record: \(change.operation) \(change.path) (\(change.detail))")
+            return (record.encoded(), "in-app record: \(change.operation.rawValue) \(change.path) (\(change.detail))")
         case .raw?, nil:
             var bytes = attribute.value
             switch random.int(in: 0..<5) {
@@ -293,7 +301,7 @@ public struct ReceiptMutator: Sendable {
         if random.int(in: 0..<2) == 0 {
             attributes.replaceSubrange(index...index, with: record.attributes)
             receipt.receipt.attributes = attributes
-            return Change(operation: "flatten", path: "attributes[\(index)]",
+            return Change(operation: .flatten, path: "attributes[\(index)]",
                           detail: "in-app record's \(record.attributes.count) attributes hoisted into the payload")
         }
         let host = pick(inApp, &random)!
@@ -305,7 +313,7 @@ public struct ReceiptMutator: Sendable {
                                      at: random.int(in: 0...hostRecord.attributes.count))
         attributes[host].value = receipt.encodedValue(hostRecord)
         receipt.receipt.attributes = attributes
-        return Change(operation: "nest", path: "attributes[\(host)].value",
+        return Change(operation: .nest, path: "attributes[\(host)].value",
                       detail: "in-app record attributes[\(index)] nested inside it as an attribute 17")
     }
 
@@ -331,7 +339,7 @@ public struct ReceiptMutator: Sendable {
             }
         }
         receipt.receipt.attributes = attributes
-        return Change(operation: "encoding", path: "payload", detail: encoding.summary)
+        return Change(operation: .encoding, path: "payload", detail: encoding.summary)
     }
 
     /// Another container layout, digest or certificate order (signature still valid).
@@ -352,7 +360,7 @@ public struct ReceiptMutator: Sendable {
             detail = container.reversedChain ? "certificates root first" : "certificates leaf first"
         }
         receipt.container = container
-        return Change(operation: "container", path: "container", detail: detail)
+        return Change(operation: .container, path: "container", detail: detail)
     }
 
     // MARK: Helpers

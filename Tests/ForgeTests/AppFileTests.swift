@@ -22,25 +22,7 @@ final class AppFileTests: XCTestCase {
         XCTAssertEqual(app.device, DeviceIdentifier(uuidString: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7"))
         XCTAssertEqual(app.environment, .sandbox)
         XCTAssertNil(app.storekitPath)
-        XCTAssertEqual(app.purchases, .explicit([
-            PurchaseDescription(productID: "com.acme.shop.coins100", kind: .consumable, quantity: 3,
-                                transactionID: "2000000512345678", purchaseDate: 1_740_823_200),
-            PurchaseDescription(productID: "com.acme.shop.pro", kind: .nonConsumable, transactionID: "2000000512345679",
-                                originalTransactionID: "2000000400000001", purchaseDate: 1_740_911_400,
-                                originalPurchaseDate: 1_732_090_500, webOrderLineItemID: 0),
-            PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
-                                transactionID: "2000000512345680", originalTransactionID: "2000000512345680",
-                                purchaseDate: 1_740_992_400, expiresDate: 1_741_597_200, isTrialPeriod: true,
-                                webOrderLineItemID: 9_007_199_254_740_993),
-            PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
-                                transactionID: "2000000512345681", originalTransactionID: "2000000512345680",
-                                purchaseDate: 1_741_597_200, originalPurchaseDate: 1_740_992_400, expiresDate: 1_744_275_600,
-                                webOrderLineItemID: Int64.max, promotionalOfferID: "comeback_monthly"),
-            PurchaseDescription(productID: "com.acme.shop.seasonpass", kind: .nonRenewingSubscription,
-                                purchaseDate: 1_741_110_330, cancellationDate: 1_741_168_800, cancellationReason: 1),
-            PurchaseDescription(productID: "com.acme.shop.plus.yearly", kind: .autoRenewableSubscription,
-                                purchaseDate: 1_741_244_400, expiresDate: 1_749_193_200, isInIntroOfferPeriod: true),
-        ]))
+        XCTAssertEqual(app.purchases, .explicit(InputFiles.everyPurchaseField))
     }
 
     /// `storekit` is resolved against the app file's folder and read: the purchase plan
@@ -130,10 +112,10 @@ final class AppFileTests: XCTestCase {
     // MARK: Refusals
 
     func testUnknownFieldIsRefusedWithASuggestion() {
-        let error = inputError { try parse(#"{"bundleId": "a", "bundleIdentifier": "b"}"#) }
+        let error = inputError { try parse(#"{"bundleId": "a", "bundleID": "b"}"#) }
         XCTAssertEqual(error?.kind, .invalid)
-        XCTAssertEqual(error?.location, "$.bundleIdentifier")
-        XCTAssertEqual(error?.description, "app.json: $.bundleIdentifier: unknown field 'bundleIdentifier' (did you mean 'bundleId'? known fields: "
+        XCTAssertEqual(error?.location, "$.bundleID")
+        XCTAssertEqual(error?.description, "app.json: $.bundleID: unknown field 'bundleID' (did you mean 'bundleId'? known fields: "
             + "$schema, appVersion, bundleId, deviceId, environment, originalAppVersion, platform, purchases, storekit)")
         let purchase = inputError {
             try parse(#"{"purchases": [{"productId": "a", "type": "consumable", "purchaseDate": "2025-01-01T00:00:00Z", "quantty": 2}]}"#)

@@ -81,7 +81,7 @@ final class AppSchemaTests: XCTestCase {
             (#"{"deviceId": "956328D9CC6A47F4BE406953FB0AB6C"}"#, false),
             (#"{"deviceId": "956328D9-CC6A-47F4-BE40-6953FB0AB6CZ"}"#, false),
             (#"{"deviceId": "6c:40:08:b5:94"}"#, false),
-            (#"{"bundleIdentifier": "com.acme.shop"}"#, false),
+            (#"{"bundleID": "com.acme.shop"}"#, false),
             (#"{"bundleId": ""}"#, false),
             (#"{"bundleId": "a\u0000b"}"#, false),
             (#"{"bundleId": 7}"#, false),

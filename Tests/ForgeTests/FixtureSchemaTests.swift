@@ -43,32 +43,10 @@ final class FixtureSchemaTests: XCTestCase {
         XCTAssertEqual(mac.platform, .macos)
         let explicit = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1", originalVersion: "6.0", platform: .ios,
                                       device: DeviceIdentifier(text: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7"),
-                                      environment: .sandbox, purchases: .explicit(Self.everyPurchaseField))
+                                      environment: .sandbox, purchases: .explicit(InputFiles.everyPurchaseField))
         return [("example", try writtenTree(Forge())), ("mac catalogue", try writtenTree(Forge(app: mac))),
                 ("explicit", try writtenTree(Forge(app: explicit)))]
     }
-
-    /// An explicit purchase list using every field a purchase description has (here, not
-    /// in an editable input file: the test must not depend on what such a file lists).
-    private static let everyPurchaseField: [PurchaseDescription] = [
-        PurchaseDescription(productID: "com.acme.shop.coins100", kind: .consumable, quantity: 3,
-                            transactionID: "2000000512345678", purchaseDate: 1_740_823_200),
-        PurchaseDescription(productID: "com.acme.shop.pro", kind: .nonConsumable, transactionID: "2000000512345679",
-                            originalTransactionID: "2000000400000001", purchaseDate: 1_740_911_400,
-                            originalPurchaseDate: 1_732_090_500, webOrderLineItemID: 0),
-        PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
-                            transactionID: "2000000512345680", originalTransactionID: "2000000512345680",
-                            purchaseDate: 1_740_992_400, expiresDate: 1_741_597_200, isTrialPeriod: true,
-                            webOrderLineItemID: 9_007_199_254_740_993),
-        PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
-                            transactionID: "2000000512345681", originalTransactionID: "2000000512345680",
-                            purchaseDate: 1_741_597_200, originalPurchaseDate: 1_740_992_400, expiresDate: 1_744_275_600,
-                            webOrderLineItemID: .max, promotionalOfferID: "comeback_monthly"),
-        PurchaseDescription(productID: "com.acme.shop.seasonpass", kind: .nonRenewingSubscription, purchaseDate: 1_741_110_330,
-                            cancellationDate: 1_741_168_800, cancellationReason: 1),
-        PurchaseDescription(productID: "com.acme.shop.plus.yearly", kind: .autoRenewableSubscription,
-                            purchaseDate: 1_741_244_400, expiresDate: 1_749_193_200, isInIntroOfferPeriod: true),
-    ]
 
     private func assertAccepted(_ documents: [(label: String, json: String)], by schema: String,
                                 file: StaticString = #filePath, line: UInt = #line) throws {

@@ -12,6 +12,29 @@ enum InputFiles {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: directory.appendingPathComponent(name))) }
+
+    /// An explicit purchase list using every field a purchase description has: what
+    /// `app.json` lists (AppFileTests checks the file against it), kept here so that tests
+    /// that need every field do not depend on an editable input file.
+    static let everyPurchaseField: [PurchaseDescription] = [
+        PurchaseDescription(productID: "com.acme.shop.coins100", kind: .consumable, quantity: 3,
+                            transactionID: "2000000512345678", purchaseDate: 1_740_823_200),
+        PurchaseDescription(productID: "com.acme.shop.pro", kind: .nonConsumable, transactionID: "2000000512345679",
+                            originalTransactionID: "2000000400000001", purchaseDate: 1_740_911_400,
+                            originalPurchaseDate: 1_732_090_500, webOrderLineItemID: 0),
+        PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
+                            transactionID: "2000000512345680", originalTransactionID: "2000000512345680",
+                            purchaseDate: 1_740_992_400, expiresDate: 1_741_597_200, isTrialPeriod: true,
+                            webOrderLineItemID: 9_007_199_254_740_993),
+        PurchaseDescription(productID: "com.acme.shop.plus.monthly", kind: .autoRenewableSubscription,
+                            transactionID: "2000000512345681", originalTransactionID: "2000000512345680",
+                            purchaseDate: 1_741_597_200, originalPurchaseDate: 1_740_992_400, expiresDate: 1_744_275_600,
+                            webOrderLineItemID: .max, promotionalOfferID: "comeback_monthly"),
+        PurchaseDescription(productID: "com.acme.shop.seasonpass", kind: .nonRenewingSubscription, purchaseDate: 1_741_110_330,
+                            cancellationDate: 1_741_168_800, cancellationReason: 1),
+        PurchaseDescription(productID: "com.acme.shop.plus.yearly", kind: .autoRenewableSubscription,
+                            purchaseDate: 1_741_244_400, expiresDate: 1_749_193_200, isInIntroOfferPeriod: true),
+    ]
 }
 
 /// The error `body` throws; fails the test when it returns instead.

@@ -61,7 +61,7 @@ final class MutantBatchTests: XCTestCase {
         let base = try XCTUnwrap(MutableReceipt(file: minted))
         let mutator = ReceiptMutator()
         var random = DeterministicRandom(seed: 9)
-        var seen: Set<String> = []
+        var seen: Set<ReceiptMutator.Operation> = []
         for _ in 0..<600 {
             var receipt = base
             for change in mutator.mutate(&receipt, operations: 1, random: &random) { seen.insert(change.operation) }
@@ -73,8 +73,7 @@ final class MutantBatchTests: XCTestCase {
             var receipt = base
             seen.insert(mutator.crossOver(&receipt, with: base, random: &random).operation)
         }
-        XCTAssertEqual(seen, ["drop", "duplicate", "reorder", "insert", "retype", "version", "string-type", "value",
-                              "nest", "flatten", "encoding", "container", "splice", "splice-encoding"])
+        XCTAssertEqual(seen, Set(ReceiptMutator.Operation.allCases))
     }
 
     /// An untouched receipt gives back its payload byte for byte; a length-form change

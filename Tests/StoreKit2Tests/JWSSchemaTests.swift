@@ -25,7 +25,7 @@ final class JWSSchemaTests: XCTestCase {
         let broken = [
             cases[0].replacingOccurrences(of: "\"status\" : \"OK\"", with: "\"status\" : \"FINE\""),
             cases[0].replacingOccurrences(of: "\"kind\" : \"transaction\"", with: "\"kind\" : \"receipt\""),
-            cases[0].replacingOccurrences(of: "\"bundleId\"", with: "\"bundleIdentifier\""),
+            cases[0].replacingOccurrences(of: "\"bundleId\"", with: "\"bundleID\""),
             cases[0].replacingOccurrences(of: "\"Certs/jws-root.cer\"", with: "\"/etc/passwd\""),
         ]
         XCTAssertEqual(broken.map { $0 == cases[0] }, [false, false, false, false], "every edit applies")
