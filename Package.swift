@@ -131,7 +131,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: ["AppInput", "BER", "BERFuzzTarget", "BigNum", "BigNumFuzzTarget", "FuzzSupport", "ForgeCA", "ForgeSupport",
                            "OpenSSLShim", "Receipt", "ReceiptVerifier", "ReceiptForge", "ReceiptMutation", "StoreKit2",
-                           "StoreKit2Forge", "StoreKit2Verifier"],
+                           "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON"],
             path: "Fuzz/FuzzTargets"
         ),
         // libFuzzer's custom mutator hooks (StructureAwareMutator): linked by receipt and verifier only.
@@ -142,10 +142,11 @@ let package = Package(
         .executableTarget(name: "FuzzX509", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/x509"),
         .executableTarget(name: "FuzzReceipt", dependencies: ["FuzzTargets", "FuzzStructureAware"], path: "Fuzz/Targets/receipt"),
         .executableTarget(name: "FuzzJWS", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/jws"),
-        // The mutation differential against OpenSSL behind scripts/differential.
+        // The mutation differentials behind scripts/differential: receipts against OpenSSL, JWS against Apple's verifier.
         .executableTarget(
             name: "Differential",
-            dependencies: ["FuzzTargets", "ReceiptForge", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ForgeCA", "FuzzTargets", "ReceiptForge", "StoreKit2Forge",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Fuzz/Differential"
         ),
 
@@ -181,7 +182,7 @@ let package = Package(
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
         ),
         .testTarget(
             name: "VerifierTests",

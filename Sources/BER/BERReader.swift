@@ -556,6 +556,21 @@ public struct BERElement: Sendable {
     /// Identifier plus length octets.
     @inlinable public var headerLength: Int { contentsRange.lowerBound - offset }
 
+    /// A reader over the contents as elements, whether the element is constructed or
+    /// not: how OpenSSL's template decoder reads a SET OF or SEQUENCE OF, whose
+    /// constructed bit it never checks (`asn1_template_noexp_d2i`).
+    @inlinable
+    public func elementsReader() -> BERReader {
+        BERReader(storage: storage, range: contentsRange, rules: rules, depth: depth)
+    }
+
+    /// True if the element is a SEQUENCE (`set`: a SET) in either form, constructed as
+    /// DER requires or primitive, as OpenSSL reads a SEQUENCE OF or SET OF.
+    @inlinable
+    public func isSequenceOrSetOf(set: Bool) -> Bool {
+        tag.tagClass == .universal && tag.number == (set ? 17 : 16)
+    }
+
     /// A reader over the children of a constructed element.
     @inlinable
     public func contentsReader() throws(BERError) -> BERReader {

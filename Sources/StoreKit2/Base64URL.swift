@@ -1,7 +1,8 @@
 /// base64url without padding (RFC 7515 §2, RFC 4648 §5): how every JWS part is written.
-/// Decoding is strict: only the URL-safe alphabet, no `=`, no whitespace, a length
-/// that is not 1 mod 4, and zero bits where a final partial group leaves some over
-/// (so each byte string has exactly one encoding).
+/// Decoding is strict: only the URL-safe alphabet, no whitespace, a length that is not
+/// 1 mod 4, and zero bits where a final partial group leaves some over (so each byte
+/// string has exactly one unpadded encoding). `=` padding is refused unless the caller
+/// reads as PyJWT does (`Padding.pyJWT`).
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
@@ -38,9 +39,30 @@ public enum Base64URL {
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
-    public static func decode<Text: StringProtocol>(_ text: Text) throws(DecodingError) -> [UInt8] {
+    /// Whether trailing `=` may end a part.
+    public enum Padding: Sendable {
+        /// RFC 7515 §2: none.
+        case forbidden
+        /// As PyJWT 2.15 decodes a JWS segment (`PyJWS._decode_base64url_segment`, the
+        /// decoder under Apple's Python library): one or two trailing `=` when the whole
+        /// part, padding included, is a multiple of 4 long; the rest as `forbidden`.
+        case pyJWT
+    }
+
+    public static func decode<Text: StringProtocol>(_ text: Text, padding: Padding = .forbidden) throws(DecodingError) -> [UInt8] {
         // One copy of contiguous UTF-8 (a String or Substring), not byte by byte.
-        let input = text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)
+        var input = text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)
+        if padding == .pyJWT, input.last == UInt8(ascii: "=") {
+            let length = input.count
+            let unpadded = input.lastIndex(where: { $0 != UInt8(ascii: "=") }).map { $0 + 1 } ?? 0
+            guard length - unpadded <= 2 else {
+                throw DecodingError(offset: unpadded + 2, reason: "more than two '=' padding characters")
+            }
+            guard length % 4 == 0 else {
+                throw DecodingError(offset: unpadded, reason: "padded, but the length \(length) is not a multiple of 4")
+            }
+            input.removeLast(length - unpadded)
+        }
         if input.count % 4 == 1 {
             throw DecodingError(offset: input.count, reason: "length \(input.count) is 1 more than a multiple of 4")
         }

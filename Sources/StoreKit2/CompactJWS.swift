@@ -17,15 +17,16 @@ public struct CompactJWS: Sendable, Hashable {
     /// The compact serialization: the parts as received, joined with dots.
     public var serialized: String { "\(encodedHeader).\(encodedPayload).\(encodedSignature)" }
 
-    /// Splits and decodes `text`; throws `JWSError` naming the part.
-    public init(_ text: String) throws(JWSError) {
+    /// Splits and decodes `text`; throws `JWSError` naming the part. `padding`: whether
+    /// a part may end in `=` (`Base64URL.Padding`).
+    public init(_ text: String, padding: Base64URL.Padding = .forbidden) throws(JWSError) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             throw JWSError(.notCompact, at: "jws", "\(parts.count) dot-separated part(s), a compact JWS has 3")
         }
         func decoded(_ part: Substring, _ name: String) throws(JWSError) -> [UInt8] {
             do {
-                return try Base64URL.decode(part)
+                return try Base64URL.decode(part, padding: padding)
             } catch {
                 throw JWSError(.invalidBase64URL, at: name, "\(error)")
             }

@@ -5,28 +5,34 @@ import StoreKit2
 import StrictJSON
 
 /// Verifies App Store JWS (signed transactions, renewal info, notifications, app
-/// transactions) by the rules of Apple's `SignedDataVerifier` with online checks
-/// off, and returns its status names:
+/// transactions) by the rules of Apple's `SignedDataVerifier` (app-store-server-library
+/// 3.1 on PyJWT 2.15 and pyOpenSSL) with online checks off, and returns its status names:
 ///
-/// 1. The JWS must decode (three base64url parts, JSON-object header and payload, read
-///    as Python's `json.loads` reads them: `JSONDialect.python`), else
+/// 1. The JWS must decode as PyJWT decodes it (three base64url parts, trailing `=`
+///    tolerated as `Base64URL.Padding.pyJWT` says; JSON-object header and payload, read
+///    as Python's `json.loads` reads them: `JSONDialect.python`) and its header must keep
+///    PyJWT's rules (`JOSEHeaderRules`: `b64`, `kid`, `crit`), else
 ///    `VERIFICATION_FAILURE`. For `Xcode` and `LocalTesting` nothing else about the
 ///    signature is checked (step 5 still runs).
-/// 2. `x5c` present and non-empty, `alg` `ES256`, and a `signedDate` (else
+/// 2. `x5c` present with a non-zero Python `len()` (an array, or a string or object,
+///    which Python measures too), `alg` `ES256`, and a `signedDate` (else
 ///    `receiptCreationDate`) that Python's `int()` takes, if any, else `VERIFICATION_FAILURE`.
-/// 3. No roots: `INVALID_CERTIFICATE`; `x5c` not exactly three: `INVALID_CHAIN_LENGTH`;
-///    `x5c[0]`, `x5c[1]` or a root that does not decode: `INVALID_CERTIFICATE`.
-///    `x5c[2]` is ignored.
+/// 3. No roots: `INVALID_CERTIFICATE`; `x5c` not exactly three long: `INVALID_CHAIN_LENGTH`;
+///    a root, `x5c[0]` or `x5c[1]` that is not a string `b64decode(validate=True)` takes
+///    (`PythonBase64`) holding a certificate `d2i_X509` decodes (`CertificateSyntax`):
+///    `INVALID_CERTIFICATE`. `x5c[2]` is never read.
 /// 4. leaf → intermediate → one of the roots, verified by `ChainVerifier` at the
-///    payload's `signedDate` (else `receiptCreationDate`, else `currentTime`); the
-///    leaf must carry 1.2.840.113635.100.6.11.1 and the next certificate
-///    1.2.840.113635.100.6.2.1; the ES256 signature (raw r ‖ s) must verify with the
-///    leaf's P-256 key; JWT registered claims, if any, must hold at `currentTime`
-///    (`RegisteredClaims`, as PyJWT checks them for Apple's library). Any failure:
-///    `VERIFICATION_FAILURE`.
+///    payload's `signedDate` (else `receiptCreationDate`, else `currentTime`), each
+///    certificate read with RFC 5280's meaning; the leaf must carry
+///    1.2.840.113635.100.6.11.1 and the next certificate 1.2.840.113635.100.6.2.1; the
+///    ES256 signature (raw r ‖ s) must verify with the leaf's P-256 key; JWT registered
+///    claims, if any, must hold at `currentTime` (`RegisteredClaims`, as PyJWT checks
+///    them for Apple's library). Any failure: `VERIFICATION_FAILURE`.
 /// 5. The kind's own checks: bundle id and (Production, notifications and app
 ///    transactions) app Apple id → `INVALID_APP_IDENTIFIER`; environment (for app
 ///    transactions `receiptType`) → `INVALID_ENVIRONMENT`.
+///
+/// docs/architecture.md ("The JWS verifier and Apple's") lists where it knowingly differs.
 public struct JWSVerifier: Sendable {
     public let rootCertificates: [[UInt8]]
     public let bundleId: String
@@ -48,22 +54,29 @@ public struct JWSVerifier: Sendable {
         anchors = Self.parseRoots(rootCertificates)
     }
 
-    /// The roots, parsed once here rather than on every `verify`; a root that does not
-    /// parse makes every verification `INVALID_CERTIFICATE`, naming it.
+    /// The roots, parsed once here rather than on every `verify`. A root `d2i_X509`
+    /// cannot decode makes every verification `INVALID_CERTIFICATE`; one that decodes but
+    /// breaks RFC 5280, `VERIFICATION_FAILURE` (OpenSSL meets it only in path building).
     package let anchors: Result<[Certificate], RootFailure>
 
     package struct RootFailure: Error {
         let index: Int
         let error: CertificateError
+        let status: JWSVerificationStatus
     }
 
     package static func parseRoots(_ roots: [[UInt8]]) -> Result<[Certificate], RootFailure> {
         var anchors: [Certificate] = []
         for (index, der) in roots.enumerated() {
             do throws(CertificateError) {
+                try CertificateSyntax.check(der, rules: CertificateSyntax.openSSLRules, decoder: .openSSL4_0)
+            } catch {
+                return .failure(RootFailure(index: index, error: error, status: .invalidCertificate))
+            }
+            do throws(CertificateError) {
                 anchors.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
             } catch {
-                return .failure(RootFailure(index: index, error: error))
+                return .failure(RootFailure(index: index, error: error, status: .verificationFailure))
             }
         }
         return .success(anchors)
@@ -76,7 +89,7 @@ public struct JWSVerifier: Sendable {
         // 1. Decoding: the compact form here, the header and payload JSON below.
         let compact: CompactJWS
         do throws(JWSError) {
-            compact = try CompactJWS(jws)
+            compact = try CompactJWS(jws, padding: .pyJWT)
         } catch {
             return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
         }
@@ -90,27 +103,40 @@ public struct JWSVerifier: Sendable {
     /// its header read first), so the text is not split and decoded again.
     public func verify(_ compact: CompactJWS, kind: JWSKind, currentTime: Int64) -> JWSVerification {
         // 1. Decoding (header and payload JSON), as PyJWT decodes them: Python's json.loads
-        // (`JSONDialect.python`), each an object.
-        let header: JWSHeader
+        // (`JSONDialect.python`), each an object; then PyJWT's header rules.
+        let headerObject: JSONValue
         let payload: JSONInput
         do throws(JWSError) {
-            header = try StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
+            headerObject = try StoreKit2JSON.object(compact.header, at: "header").value
             payload = try StoreKit2JSON.object(compact.payload, at: "payload")
         } catch {
             return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
         }
+        // The typed header is what the caller is shown; decisions read the JSON itself,
+        // as Python does, so a field of an unexpected type is judged as Apple judges it.
+        let header = try? StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
         func failure(_ status: JWSVerificationStatus, _ detail: String, chain: [Certificate] = []) -> JWSVerification {
             JWSVerification(status: status, detail: detail, header: header, payload: compact.payload, chain: chain)
+        }
+        if let broken = JOSEHeaderRules.failure(headerObject) {
+            return failure(.verificationFailure, broken)
         }
 
         var chain: [Certificate] = []
         if !environment.skipsSignatureCheck {
             // 2. Header.
-            guard let x5c = header.x5c, !x5c.isEmpty else {
-                return failure(.verificationFailure, "header.x5c is missing or empty")
+            guard let x5c = headerObject["x5c"], !x5c.isNull else {
+                return failure(.verificationFailure, "header.x5c is missing")
             }
-            guard header.alg == "ES256" else {
-                return failure(.verificationFailure, "header.alg is \(header.alg.map { "'\($0)'" } ?? "missing"), not 'ES256'")
+            guard let length = Self.pythonLength(x5c) else {
+                return failure(.verificationFailure, "header.x5c is \(x5c.kindDescription), which has no length")
+            }
+            guard length > 0 else {
+                return failure(.verificationFailure, "header.x5c is empty")
+            }
+            guard headerObject["alg"] == .string("ES256") else {
+                let alg = headerObject["alg"].map { $0.stringValue.map { "'\($0)'" } ?? $0.kindDescription } ?? "missing"
+                return failure(.verificationFailure, "header.alg is \(alg), not 'ES256'")
             }
             // The chain's date, read before the certificates as Apple's library reads it.
             let time: Int64
@@ -119,31 +145,51 @@ public struct JWSVerifier: Sendable {
             case .none: time = currentTime
             case .refused(let field): return failure(.verificationFailure, "payload.\(field) is not a number Python's int() takes")
             }
-            // 3. Certificates.
+            // 3. Certificates: the roots and x5c[0], x5c[1] must decode (`d2i_X509`'s
+            // syntax); their meaning is met in step 4.
             guard !rootCertificates.isEmpty else {
                 return failure(.invalidCertificate, "no root certificates to verify against")
             }
-            guard x5c.count == 3 else {
-                return failure(.invalidChainLength, "header.x5c holds \(x5c.count) certificate(s), not 3")
+            guard length == 3 else {
+                return failure(.invalidChainLength, "header.x5c holds \(length) \(x5c.arrayValue == nil ? "character(s) or member(s)" : "certificate(s)"), not 3")
             }
             let anchors: [Certificate]
             switch self.anchors {
             case .success(let parsed): anchors = parsed
-            case .failure(let root): return failure(.invalidCertificate, "root certificate \(root.index): \(root.error)")
+            case .failure(let root):
+                if root.status == .invalidCertificate {
+                    return failure(.invalidCertificate, "root certificate \(root.index): \(root.error)")
+                }
+                anchors = []
             }
-            var presented: [Certificate] = []
+            var presented: [[UInt8]] = []
             for index in 0..<2 {
-                guard let der = Data(base64Encoded: x5c[index]).map(Array.init) else {
-                    return failure(.invalidCertificate, "header.x5c[\(index)] is not base64")
+                guard let text = Self.pythonItem(x5c, index) else {
+                    return failure(.invalidCertificate, "header.x5c[\(index)] is not a string (x5c is \(x5c.kindDescription))")
+                }
+                guard let der = PythonBase64.decode(text) else {
+                    return failure(.invalidCertificate, "header.x5c[\(index)] is not base64 as b64decode(validate=True) reads it")
                 }
                 do throws(CertificateError) {
-                    presented.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
+                    try CertificateSyntax.check(der, rules: CertificateSyntax.openSSLRules, decoder: .openSSL4_0)
                 } catch {
-                    return failure(.invalidCertificate, "header.x5c[\(index)]: \(error)")
+                    return failure(.invalidCertificate, "header.x5c[\(index)] is not a certificate: \(error)")
                 }
+                presented.append(der)
             }
             // 4. Chain at the signed date, markers, signature.
-            let verdict = ChainVerifier(anchors: anchors).verify(presented[0], intermediates: [presented[1]],
+            if case .failure(let root) = self.anchors {
+                return failure(.verificationFailure, "root certificate \(root.index) cannot anchor a chain: \(root.error)")
+            }
+            var certificates: [Certificate] = []
+            for (index, der) in presented.enumerated() {
+                do throws(CertificateError) {
+                    certificates.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
+                } catch {
+                    return failure(.verificationFailure, "header.x5c[\(index)] cannot be on a chain: \(error)")
+                }
+            }
+            let verdict = ChainVerifier(anchors: anchors).verify(certificates[0], intermediates: [certificates[1]],
                                                                  atSecondsSince1970: time, cache: cache)
             guard verdict.isValid else {
                 return failure(.verificationFailure, "chain at \(ASN1Time(secondsSince1970: time)): \(verdict.detail)")
@@ -173,6 +219,30 @@ public struct JWSVerifier: Sendable {
         return JWSVerification(status: checked.status, detail: checked.detail, header: header, payload: compact.payload, chain: chain)
     }
 
+    /// Python's `len()` of `x5c` as `json.loads` gave it: an array's elements, a string's
+    /// code points, an object's members; nil for a number or boolean, where `len()` raises.
+    static func pythonLength(_ value: JSONValue) -> Int? {
+        switch value {
+        case .array(let elements): return elements.count
+        case .string(let text): return text.unicodeScalars.count
+        case .object(let members): return members.count
+        case .null, .bool, .number: return nil
+        }
+    }
+
+    /// `x5c[index]` where it is a string `b64decode` reads: an array's element, or one
+    /// code point of a string; nil where Python raises first (another element type, or
+    /// an object, whose keys are never the integer `index`).
+    static func pythonItem(_ value: JSONValue, _ index: Int) -> String? {
+        switch value {
+        case .array(let elements): return elements.indices.contains(index) ? elements[index].stringValue : nil
+        case .string(let text):
+            let scalars = Array(text.unicodeScalars)
+            return scalars.indices.contains(index) ? String(scalars[index]) : nil
+        case .null, .bool, .number, .object: return nil
+        }
+    }
+
     /// The date the chain is verified at, as Apple's library chooses it.
     package enum EffectiveDate: Equatable {
         /// Whole seconds since 1970.
@@ -194,7 +264,14 @@ public struct JWSVerifier: Sendable {
         return .none
     }
 
-    private func checkPayload(_ payload: JSONInput, kind: JWSKind) -> (status: JWSVerificationStatus, detail: String) {
+    private func checkPayload(_ verified: JSONInput, kind: JWSKind) -> (status: JWSVerificationStatus, detail: String) {
+        // The payload as Apple's library reads it: each field converted as cattrs converts it.
+        let payload: JSONInput
+        switch CattrsStructuring.structure(verified.value, as: AppleModel.of(kind), at: "payload") {
+        case .success(let structured): payload = JSONInput(value: structured, file: "payload", dialect: .python)
+        case .failure(let failure):
+            return (.verificationFailure, "\(failure.path): Apple's library raises outside its statuses here (cattrs: \(failure.reason))")
+        }
         do throws(JWSError) {
             switch kind {
             case .transaction:
@@ -216,6 +293,14 @@ public struct JWSVerifier: Sendable {
                 if let summary = payload.summary {
                     return identity(bundleId: summary.bundleId, appAppleId: summary.appAppleId, checksAppAppleId: true,
                                     environment: summary.environment, environmentField: "payload.summary.environment")
+                }
+                if let token = payload.externalPurchaseToken {
+                    return identity(bundleId: token.bundleId, appAppleId: token.appAppleId, checksAppAppleId: true,
+                                    environment: token.environment, environmentField: "payload.externalPurchaseToken.externalPurchaseId")
+                }
+                if let app = payload.appData {
+                    return identity(bundleId: app.bundleId, appAppleId: app.appAppleId, checksAppAppleId: true,
+                                    environment: app.environment, environmentField: "payload.appData.environment")
                 }
                 return identity(bundleId: nil, appAppleId: nil, checksAppAppleId: true, environment: nil,
                                 environmentField: "payload.data")

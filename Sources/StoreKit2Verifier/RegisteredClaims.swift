@@ -19,21 +19,9 @@ package enum RegisteredClaims {
             guard let exp = PythonInt.of(value) else { return "claim exp is not an integer" }
             if exp <= now { return "claim exp \(exp) has passed (now \(now))" }
         }
-        if let aud = payload["aud"], isTruthy(aud) { return "claim aud is set, and no audience is expected" }
+        if let aud = payload["aud"], PythonTruth.of(aud) { return "claim aud is set, and no audience is expected" }
         if let sub = payload["sub"], sub.stringValue == nil { return "claim sub is not a string" }
         if let jti = payload["jti"], jti.stringValue == nil { return "claim jti is not a string" }
         return nil
-    }
-
-    /// Python's truth value: null, false, zero, "", [] and {} are false (`NaN` is true).
-    private static func isTruthy(_ value: JSONValue) -> Bool {
-        switch value {
-        case .null: return false
-        case .bool(let flag): return flag
-        case .number(let text): return Double(text) != 0
-        case .string(let text): return !text.isEmpty
-        case .array(let elements): return !elements.isEmpty
-        case .object(let members): return !members.isEmpty
-        }
     }
 }

@@ -104,7 +104,7 @@ public struct SignedDataVerifier: Sendable {
                 positions.append(index)
             } catch {
                 do {
-                    try CertificateSyntax.check(bytes, rules: PKCS7SignedData.rules)
+                    try CertificateSyntax.check(bytes, rules: PKCS7SignedData.rules, decoder: .openSSL3_0)
                 } catch {
                     return Self.unparseable(index, error)
                 }

@@ -20,12 +20,49 @@ import Receipt
 ///   (RFC 5280 semantics); one that does not is left out of signer lookup and path
 ///   building, and its error becomes the verdict only if the verification then fails.
 ///
+/// The same rule holds for a JWS's `x5c`: Apple's library decodes `x5c[0]` and `x5c[1]`
+/// with `d2i_X509` (a failure is `INVALID_CERTIFICATE`) and meets their meaning only
+/// when OpenSSL verifies the chain (a failure is `VERIFICATION_FAILURE`); it never
+/// decodes `x5c[2]`.
+///
 /// docs/architecture.md, "Certificates nobody uses", says why.
 public enum CertificateSyntax {
-    /// Throws unless `bytes` is exactly one certificate that `d2i_X509` decodes.
-    /// `rules` as for `Certificate`; in receipts, `PKCS7SignedData.rules` (BER with
-    /// minimal INTEGERs, as OpenSSL's decoder requires).
-    public static func check(_ bytes: ArraySlice<UInt8>, rules: BERRules) throws(CertificateError) {
+    /// The encodings `d2i_X509` (and `d2i_PKCS7` for the certificates it holds) decodes:
+    /// BER, with minimal INTEGERs.
+    public static var openSSLRules: BERRules { PKCS7SignedData.rules }
+
+    /// Whose `d2i_X509`. The two OpenSSLs this project agrees with decode the same
+    /// certificates but for one rule.
+    public enum Decoder: Sendable {
+        /// OpenSSL 3.0, the system library the receipt oracle links.
+        case openSSL3_0
+        /// OpenSSL 4.0, inside the `cryptography` wheel Apple's Python library runs on
+        /// (the oracle venv's): its `asn1_ex_c2i` also refuses a UTCTime shorter than 13
+        /// octets and a GeneralizedTime shorter than 15 ("utctime is too short",
+        /// "generalizedtime is too short"), in the validity and in algorithm parameters.
+        case openSSL4_0
+    }
+
+    /// The shortest contents `decoder` takes for a primitive time element, if it checks.
+    private static func minimumTimeLength(_ element: BERElement, _ decoder: Decoder) -> Int? {
+        guard decoder == .openSSL4_0, !element.tag.isConstructed else { return nil }
+        switch element.tag {
+        case .utcTime: return 13
+        case .generalizedTime: return 15
+        default: return nil
+        }
+    }
+
+    private static func checkTimeLength(_ element: BERElement, _ decoder: Decoder) throws(BERError) {
+        if let minimum = minimumTimeLength(element, decoder), element.contents.count < minimum {
+            throw BERError(.invalidTime, at: element.offset, "\(element.tag) of \(element.contents.count) octets: OpenSSL 4 wants at least \(minimum)")
+        }
+    }
+
+    /// Throws unless `bytes` is exactly one certificate that `decoder`'s `d2i_X509`
+    /// decodes. `rules` as for `Certificate`; `openSSLRules` (BER with minimal INTEGERs)
+    /// for what OpenSSL's decoder takes.
+    public static func check(_ bytes: ArraySlice<UInt8>, rules: BERRules, decoder: Decoder) throws(CertificateError) {
         let root = ["certificate"]
         let (tbs, algorithm) = try decoding(root) { () throws(BERError) -> (BERElement, BERElement) in
             var reader = BERReader(bytes, rules: rules)
@@ -38,22 +75,28 @@ public enum CertificateSyntax {
             try reader.finish()
             return parts
         }
-        try checkAlgorithm(algorithm, path: root + ["signatureAlgorithm"])
-        try checkTBS(tbs, path: root + ["tbsCertificate"])
+        try checkAlgorithm(algorithm, path: root + ["signatureAlgorithm"], decoder)
+        try checkTBS(tbs, path: root + ["tbsCertificate"], decoder)
     }
 
-    public static func check(_ bytes: [UInt8], rules: BERRules) throws(CertificateError) {
-        try check(bytes[...], rules: rules)
+    public static func check(_ bytes: [UInt8], rules: BERRules, decoder: Decoder) throws(CertificateError) {
+        try check(bytes[...], rules: rules, decoder: decoder)
     }
 
     /// An AlgorithmIdentifier as `d2i_X509` decodes it: its parameters by their type
     /// (OpenSSL's ANY rules), whichever algorithm it names.
-    private static func checkAlgorithm(_ element: BERElement, path: [String]) throws(CertificateError) {
-        _ = try decoding(path) { () throws(BERError) in try AlgorithmIdentifier(element) }
+    private static func checkAlgorithm(_ element: BERElement, path: [String], _ decoder: Decoder) throws(CertificateError) {
+        try decoding(path) { () throws(BERError) in
+            let algorithm = try AlgorithmIdentifier(element)
+            if let parameters = algorithm.parameters {
+                var reader = BERReader(parameters, rules: .ber)
+                try withBERPath("parameters") { () throws(BERError) in try checkTimeLength(try reader.readElement(), decoder) }
+            }
+        }
     }
 
     /// The TBSCertificate's fields in order, each of its type; no value interpreted.
-    private static func checkTBS(_ tbs: BERElement, path: [String]) throws(CertificateError) {
+    private static func checkTBS(_ tbs: BERElement, path: [String], _ decoder: Decoder) throws(CertificateError) {
         let (signature, issuer, subject, publicKeyInfo, extensions) = try decoding(path) {
             () throws(BERError) -> (BERElement, BERElement, BERElement, BERElement, BERElement?) in
             var reader = try tbs.contentsReader()
@@ -65,18 +108,18 @@ public enum CertificateSyntax {
             }
             _ = try withBERPath("serialNumber") { () throws(BERError) in try reader.readElement(.integer).integerContents() }
             let signature = try withBERPath("signature") { () throws(BERError) in try reader.readElement(.sequence) }
-            let issuer = try withBERPath("issuer") { () throws(BERError) in try reader.readElement(.sequence) }
+            let issuer = try withBERPath("issuer") { () throws(BERError) in try reader.readElement() }
             try withBERPath("validity") { () throws(BERError) in
                 try reader.readSequence { (validity: inout BERReader) throws(BERError) in
                     for name in ["notBefore", "notAfter"] {
                         try withBERPath(name) { () throws(BERError) in
                             let tag = try validity.peekTag()
-                            _ = try validity.readElement(tag == .generalizedTime ? .generalizedTime : .utcTime)
+                            try checkTimeLength(try validity.readElement(tag == .generalizedTime ? .generalizedTime : .utcTime), decoder)
                         }
                     }
                 }
             }
-            let subject = try withBERPath("subject") { () throws(BERError) in try reader.readElement(.sequence) }
+            let subject = try withBERPath("subject") { () throws(BERError) in try reader.readElement() }
             let publicKeyInfo = try withBERPath("subjectPublicKeyInfo") { () throws(BERError) in try reader.readElement(.sequence) }
             for (number, name) in [(UInt32(1), "issuerUniqueID"), (2, "subjectUniqueID")] {
                 try withBERPath(name) { () throws(BERError) in
@@ -90,33 +133,42 @@ public enum CertificateSyntax {
             try reader.finish()
             return (signature, issuer, subject, publicKeyInfo, extensions)
         }
-        try checkAlgorithm(signature, path: path + ["signature"])
+        try checkAlgorithm(signature, path: path + ["signature"], decoder)
         _ = try DistinguishedName(issuer, path: path + ["issuer"], strictness: .syntax)
         _ = try DistinguishedName(subject, path: path + ["subject"], strictness: .syntax)
         try decoding(path + ["subjectPublicKeyInfo"]) { () throws(BERError) in
             var reader = try publicKeyInfo.contentsReader()
             let algorithm = try withBERPath("algorithm") { () throws(BERError) in try reader.readElement(.sequence) }
-            _ = try AlgorithmIdentifier(algorithm)
+            let parsed = try AlgorithmIdentifier(algorithm)
+            if let parameters = parsed.parameters {
+                var parametersReader = BERReader(parameters, rules: .ber)
+                try withBERPath("parameters") { () throws(BERError) in try checkTimeLength(try parametersReader.readElement(), decoder) }
+            }
             _ = try withBERPath("subjectPublicKey") { () throws(BERError) in try reader.readBitString() }
             try reader.finish()
         }
         guard let extensions else { return }
         // Extensions ::= SEQUENCE OF Extension; Extension ::= SEQUENCE { extnID OBJECT
         // IDENTIFIER, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }.
+        // The SEQUENCE OF may be primitive: OpenSSL's decoder does not check that bit of a
+        // SEQUENCE OF (each Extension, a SEQUENCE, must be constructed).
         try decoding(path + ["extensions"]) { () throws(BERError) in
             var explicit = try extensions.contentsReader()
-            try explicit.readSequence { (list: inout BERReader) throws(BERError) in
-                var index = 0
-                while !list.isAtEnd {
-                    try withBERPath("[\(index)]") { () throws(BERError) in
-                        try list.readSequence { (item: inout BERReader) throws(BERError) in
-                            _ = try item.readObjectIdentifier()
-                            if try item.peekTag() == .boolean { _ = try item.readBoolean() }
-                            _ = try item.readOctetString()
-                        }
+            let sequence = try explicit.readElement()
+            guard sequence.isSequenceOrSetOf(set: false) else {
+                throw BERError(.unexpectedTag, at: sequence.offset, "expected SEQUENCE, found \(sequence.tag)")
+            }
+            var list = sequence.elementsReader()
+            var index = 0
+            while !list.isAtEnd {
+                try withBERPath("[\(index)]") { () throws(BERError) in
+                    try list.readSequence { (item: inout BERReader) throws(BERError) in
+                        _ = try item.readObjectIdentifier()
+                        if try item.peekTag() == .boolean { _ = try item.readBoolean() }
+                        _ = try item.readOctetString()
                     }
-                    index += 1
                 }
+                index += 1
             }
             try explicit.finish()
         }

@@ -32,10 +32,11 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         /// RFC 5280: every RDN holds an attribute; PrintableString and IA5String values
         /// hold only their types' characters.
         case rfc5280
-        /// What `d2i_X509` checks (`CertificateSyntax`): an RDN may be empty, and only
-        /// the strings OpenSSL converts to compare names must convert (UTF-8,
-        /// BMPString and UniversalString units); PrintableString and IA5String values
-        /// are read as Latin-1, as OpenSSL reads them.
+        /// What `d2i_X509` checks (`CertificateSyntax`): an RDN may be empty; the
+        /// RDNSequence and each RDN (a SEQUENCE OF and a SET OF) may be primitive, a bit
+        /// OpenSSL's decoder never checks there; only the strings OpenSSL converts to
+        /// compare names must convert (UTF-8, BMPString and UniversalString units);
+        /// PrintableString and IA5String values are read as Latin-1, as OpenSSL reads them.
         case syntax
     }
 
@@ -43,14 +44,19 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     init(_ element: BERElement, path: [String], strictness: Strictness = .rfc5280) throws(CertificateError) {
         self.encoded = element.encodedBytes
         self.relativeNames = try decoding(path) { () throws(BERError) -> [[Attribute]] in
-            guard element.tag == .sequence else {
-                throw BERError(.unexpectedTag, at: element.offset, "expected SEQUENCE, found \(element.tag)")
+            var names: BERReader
+            if strictness == .syntax, element.isSequenceOrSetOf(set: false) {
+                names = element.elementsReader()
+            } else {
+                guard element.tag == .sequence else {
+                    throw BERError(.unexpectedTag, at: element.offset, "expected SEQUENCE, found \(element.tag)")
+                }
+                names = try element.contentsReader()
             }
-            var names = try element.contentsReader()
             var relativeNames: [[Attribute]] = []
             while !names.isAtEnd {
                 let rdn = try withBERPath("[\(relativeNames.count)]") { () throws(BERError) -> [Attribute] in
-                    try names.readSet { (set: inout BERReader) throws(BERError) -> [Attribute] in
+                    func attributes(_ set: inout BERReader) throws(BERError) -> [Attribute] {
                         var attributes: [Attribute] = []
                         if strictness == .syntax && set.isAtEnd { return attributes }
                         repeat {
@@ -60,6 +66,12 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
                         } while !set.isAtEnd
                         return attributes
                     }
+                    if strictness == .syntax, try names.peekTag().map({ $0.tagClass == .universal && $0.number == 17 }) == true {
+                        let rdn = try names.readElement()
+                        var set = rdn.elementsReader()
+                        return try attributes(&set)
+                    }
+                    return try names.readSet { (set: inout BERReader) throws(BERError) -> [Attribute] in try attributes(&set) }
                 }
                 relativeNames.append(rdn)
             }
