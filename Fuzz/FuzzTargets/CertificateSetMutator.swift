@@ -37,6 +37,9 @@ public enum CertificateSetMutator {
         case drop
         /// An element is repeated.
         case duplicate
+        /// A constructed element's constructed bit is cleared (its children stay as they
+        /// were): OpenSSL's decoder does not look at that bit of a SEQUENCE OF or SET OF.
+        case primitiveForm = "primitive-form"
 
         /// Primitive universal tags a retag chooses from.
         static let universalTags: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x0C, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1E]
@@ -52,6 +55,8 @@ public enum CertificateSetMutator {
             case .retag: return !element.tag.isConstructed && element.tag.tagClass == .universal
                 && element.headerLength >= 1 && element.tag.number < 31
             case .drop, .duplicate: return true
+            case .primitiveForm: return element.tag.isConstructed && element.headerLength >= 1 && element.tag.number < 31
+                && !element.isIndefiniteLength
             }
         }
     }
@@ -97,13 +102,15 @@ public enum CertificateSetMutator {
             replacement = []
         case .duplicate:
             replacement += replacement
+        case .primitiveForm:
+            replacement[0] &= ~0x20
         }
         guard let edited = splice(certificate, replacing: range, with: replacement) else { return nil }
         return (edited, path, operation)
     }
 
     /// Every element of `bytes` in document order, with its child-index path.
-    private static func collect(_ bytes: ArraySlice<UInt8>, path: [Int],
+    static func collect(_ bytes: ArraySlice<UInt8>, path: [Int],
                                 into elements: inout [(range: Range<Int>, path: [Int], element: BERElement)]) {
         var reader = BERReader(bytes, rules: .ber)
         var index = 0

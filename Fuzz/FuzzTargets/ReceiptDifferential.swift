@@ -6,7 +6,7 @@ import ReceiptVerifier
 /// The mutation differential behind `scripts/differential`: mutants of signed receipts,
 /// each judged by our verifier and by OpenSSL (`VerifierDifferential`), every
 /// accept/reject difference kept. Half the mutants are byte-level (flips, an inserted
-/// or removed octet, a truncation), half structure-aware (`CertificateSetMutator`: one
+/// or removed octet, a truncation, a tag's constructed bit toggled), half structure-aware (`CertificateSetMutator`: one
 /// element of one certificate of the SET edited, every enclosing length encoded again,
 /// the signature still valid).
 public struct ReceiptDifferential: Sendable {
@@ -105,7 +105,17 @@ public struct ReceiptDifferential: Sendable {
             return (bytes, edit.description)
         }
         var bytes = receipt
-        switch random.int(in: 0..<4) {
+        switch random.int(in: 0..<5) {
+        case 4:
+            // The constructed bit of one element's tag toggled, anywhere in the receipt: a
+            // byte flip finds this one in 255 tries at the right octet.
+            var elements: [(range: Range<Int>, path: [Int], element: BERElement)] = []
+            CertificateSetMutator.collect(receipt[...], path: [], into: &elements)
+            let tagged = elements.filter { $0.element.tag.number < 31 }
+            guard !tagged.isEmpty else { return (bytes, "no element") }
+            let element = tagged[random.int(in: 0..<tagged.count)]
+            bytes[element.range.lowerBound] ^= 0x20
+            return (bytes, "constructed bit of the element at \(element.range.lowerBound) toggled")
         case 0:
             var flips: [String] = []
             for _ in 0..<random.int(in: 1...3) {

@@ -90,7 +90,9 @@ public struct VerifierDifferential: Sendable {
         .malformed: "our parser is strict where d2i_PKCS7/d2i_X509 are lenient: trailing bytes after the "
             + "ContentInfo, DER-only rules and RFC 5280 limits inside certificates (string types, serial length, "
             + "algorithm parameters, empty extension lists), exactly one SignerInfo, eContentType id-data, no CRLs, the "
-            + "signer's digest listed in digestAlgorithms, and RFC 5280 semantics for the certificates the signature and "
+            + "signer's digest listed in digestAlgorithms, the container's SET OF and SEQUENCE OF constructed as X.690 "
+            + "8.10 and 8.12 require (digestAlgorithms, certificates, signerInfos, attributes, the signer's issuer Name; "
+            + "OpenSSL's decoder never checks that bit), and RFC 5280 semantics for the certificates the signature and "
             + "the chain use (one nobody uses needs only d2i_X509's syntax, as in OpenSSL: CertificateSyntax)",
         .unsupportedAlgorithm: "receipts use only SHA-1/SHA-256 with RSA PKCS#1 v1.5 and 1024-4096-bit keys; OpenSSL "
             + "accepts any digest (SHA-512 …), ignores the SignerInfo's signatureAlgorithm entirely, and accepts other key sizes",

@@ -119,7 +119,13 @@ extension BERError {
                 return "\(tag) declares \(first) contents bytes, \(second) available"
             case .unexpectedTag:
                 guard second >= 0 else { return "expected \(tag), found the end of the contents" }
-                return "expected \(tag), found \(Facts.tag(number: UInt32(truncatingIfNeeded: first), bits: UInt8(second)))"
+                let found = Facts.tag(number: UInt32(truncatingIfNeeded: first), bits: UInt8(second))
+                if found.tagClass == tag.tagClass, found.number == tag.number {
+                    // The same type in the other form: say which form each is.
+                    func form(_ tag: BERTag) -> String { tag.isConstructed ? "constructed" : "primitive" }
+                    return "expected a \(form(tag)) \(tag), found a \(form(found)) one"
+                }
+                return "expected \(tag), found \(found)"
             case .trailingData:
                 return "\(first) unexpected bytes after the last element"
             case .constructedString:

@@ -60,6 +60,27 @@ final class UnusedCertificateTests: XCTestCase {
             let at = try XCTUnwrap(subject.firstRange(of: country)).lowerBound + 7
             subject[at] = UInt8(ascii: "@")
         },
+        Change(name: "a primitive RDN SET in the subject (d2i never checks the bit of a SET OF)", field: 5,
+               syntaxError: false) { subject in
+            var outer = BERReader(subject, rules: .der)
+            var names = try outer.readElement(.sequence).contentsReader()
+            subject[try names.readElement(.set).offset] = 0x11
+        },
+        Change(name: "a primitive subject RDNSequence", field: 5, syntaxError: false) { subject in
+            XCTAssertEqual(subject[0], 0x30)
+            subject[0] = 0x10
+        },
+        Change(name: "a primitive SEQUENCE inside an RDN (an AttributeTypeAndValue)", field: 5, syntaxError: true) { subject in
+            var outer = BERReader(subject, rules: .der)
+            var names = try outer.readElement(.sequence).contentsReader()
+            var rdn = try names.readElement(.set).contentsReader()
+            subject[try rdn.readElement(.sequence).offset] = 0x10
+        },
+        Change(name: "a notBefore UTCTime tagged GeneralizedTime (13 octets: OpenSSL 3.0 reads it)", field: 4,
+               syntaxError: false) { validity in
+            XCTAssertEqual(validity[2], 0x17, "notBefore is a UTCTime")
+            validity[2] = 0x18
+        },
         Change(name: "sha256WithRSAEncryption with INTEGER parameters", field: 2, syntaxError: false) { algorithm in
             XCTAssertEqual(Array(algorithm.suffix(2)), [0x05, 0x00], "NULL parameters")
             algorithm = [0x30, algorithm[1] + 1] + algorithm[2..<algorithm.count - 2] + [0x02, 0x01, 0x00]
