@@ -24,18 +24,39 @@ public enum OpenSSLAny {
         case (let number, true) where primitiveOnlyTypes.contains(number):
             throw BERError(.invalidConstruction, at: element.offset, "a constructed \(tag), a type that is always primitive")
         case (_, true):
-            try checkSegments(element)
+            try checkContents(tag.number, try collect(element), of: element)
         case (_, false):
             try checkPrimitiveContents(element)
         }
     }
 
-    /// The segments of a constructed string: elements, primitive or constructed, to the end.
-    private static func checkSegments(_ element: BERElement) throws(BERError) {
+    /// How deep OpenSSL lets constructed strings nest (`ASN1_MAX_STRING_NEST`).
+    static let maximumStringNesting = 5
+
+    /// The contents OpenSSL's decoder takes from an element of a string type
+    /// (`asn1_d2i_ex_primitive`, `asn1_collect`): a primitive element's contents; a
+    /// constructed one's segments, whatever their tags, the contents of the primitive
+    /// ones concatenated in order, constructed ones nested at most five deep.
+    public static func collect(_ element: BERElement) throws(BERError) -> [UInt8] {
+        guard element.tag.isConstructed else { return Array(element.contents) }
+        var bytes: [UInt8] = []
+        try collect(element, depth: 0, into: &bytes)
+        return bytes
+    }
+
+    private static func collect(_ element: BERElement, depth: Int, into bytes: inout [UInt8]) throws(BERError) {
         var segments = try element.contentsReader()
         while !segments.isAtEnd {
             let segment = try segments.readElement()
-            if segment.tag.isConstructed { try checkSegments(segment) }
+            guard segment.tag.isConstructed else {
+                bytes += segment.contents
+                continue
+            }
+            guard depth < maximumStringNesting else {
+                throw BERError(.invalidConstruction, at: segment.offset,
+                               "constructed string segments nested more than \(maximumStringNesting) deep")
+            }
+            try collect(segment, depth: depth + 1, into: &bytes)
         }
     }
 
@@ -49,15 +70,24 @@ public enum OpenSSLAny {
     /// octet final, no subidentifier starting with 0x80; BIT STRING an unused-bits
     /// octet of 0 to 7 first; BMPString an even length; UniversalString a multiple of four.
     static func checkPrimitiveContents(_ element: BERElement) throws(BERError) {
-        let contents = element.contents
-        func refuse(_ code: BERError.Code, _ reason: String) throws(BERError) -> Never {
-            throw BERError(code, at: element.offset, "\(element.tag): \(reason)")
-        }
         switch element.tag.number {
         case 1, 2, 5, 10:
             // The tree parser's checks of these types, in the rules OpenSSL's ANY follows.
             var reader = BERReader(element.encodedBytes, rules: anyRules)
             try reader.readElement().checkPrimitiveContents()
+        default:
+            try checkContents(element.tag.number, Array(element.contents), of: element)
+        }
+    }
+
+    /// The checks of `checkPrimitiveContents` on the contents of a universal type
+    /// `number` other than BOOLEAN, INTEGER, NULL and ENUMERATED (for a constructed
+    /// string: its collected contents).
+    public static func checkContents(_ number: UInt32, _ contents: [UInt8], of element: BERElement) throws(BERError) {
+        func refuse(_ code: BERError.Code, _ reason: String) throws(BERError) -> Never {
+            throw BERError(code, at: element.offset, "\(element.tag): \(reason)")
+        }
+        switch number {
         case 6:
             // Not `OID(contents:)`, which also refuses arcs past 64 bits: OpenSSL reads them.
             guard let last = contents.last, last & 0x80 == 0 else {

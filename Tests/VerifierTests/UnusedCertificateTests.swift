@@ -81,6 +81,22 @@ final class UnusedCertificateTests: XCTestCase {
             XCTAssertEqual(validity[2], 0x17, "notBefore is a UTCTime")
             validity[2] = 0x18
         },
+        Change(name: "an extnValue in constructed form (its DER read as segments and collected)", field: 7,
+               syntaxError: false) { extensions in
+            var outer = BERReader(extensions, rules: .der)
+            var explicit = try outer.readElement(.context(3)).contentsReader()
+            var list = try explicit.readElement(.sequence).contentsReader()
+            var first = try list.readElement(.sequence).contentsReader()
+            _ = try first.readObjectIdentifier()
+            if try first.peekTag() == .boolean { _ = try first.readBoolean() }
+            extensions[try first.readElement(.octetString).offset] = 0x24
+        },
+        Change(name: "a subject value as a constructed UTF8String of one segment", field: 5, syntaxError: false) { subject in
+            let country: [UInt8] = [0x06, 0x03, 0x55, 0x04, 0x06, 0x13, 0x02, 0x55, 0x53]
+            let value = try XCTUnwrap(subject.firstRange(of: country)).lowerBound + 5
+            let spliced = CertificateSetMutator.splice(subject, replacing: value..<value + 4, with: [0x2C, 0x04, 0x0C, 0x02, 0x55, 0x53])
+            subject = try XCTUnwrap(spliced)
+        },
         Change(name: "sha256WithRSAEncryption with INTEGER parameters", field: 2, syntaxError: false) { algorithm in
             XCTAssertEqual(Array(algorithm.suffix(2)), [0x05, 0x00], "NULL parameters")
             algorithm = [0x30, algorithm[1] + 1] + algorithm[2..<algorithm.count - 2] + [0x02, 0x01, 0x00]

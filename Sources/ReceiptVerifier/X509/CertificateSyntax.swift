@@ -43,19 +43,38 @@ public enum CertificateSyntax {
         case openSSL4_0
     }
 
-    /// The shortest contents `decoder` takes for a primitive time element, if it checks.
-    private static func minimumTimeLength(_ element: BERElement, _ decoder: Decoder) -> Int? {
-        guard decoder == .openSSL4_0, !element.tag.isConstructed else { return nil }
-        switch element.tag {
-        case .utcTime: return 13
-        case .generalizedTime: return 15
-        default: return nil
+    /// Refuses a time element whose (collected) contents are `length` octets, shorter
+    /// than `decoder` takes; other elements pass.
+    private static func checkTimeLength(_ element: BERElement, length: Int, _ decoder: Decoder) throws(BERError) {
+        guard decoder == .openSSL4_0, element.tag.tagClass == .universal else { return }
+        let minimum: Int
+        switch element.tag.number {
+        case 23: minimum = 13
+        case 24: minimum = 15
+        default: return
+        }
+        if length < minimum {
+            throw BERError(.invalidTime, at: element.offset, "\(element.tag) of \(length) octets: OpenSSL 4 wants at least \(minimum)")
         }
     }
 
-    private static func checkTimeLength(_ element: BERElement, _ decoder: Decoder) throws(BERError) {
-        if let minimum = minimumTimeLength(element, decoder), element.contents.count < minimum {
-            throw BERError(.invalidTime, at: element.offset, "\(element.tag) of \(element.contents.count) octets: OpenSSL 4 wants at least \(minimum)")
+    /// A field of a string type as `d2i_X509` reads it: `tag`'s class and number in either
+    /// form, a constructed one's segments collected (`OpenSSLAny.collect`).
+    private static func readString(_ reader: inout BERReader, _ tag: BERTag) throws(BERError) -> [UInt8] {
+        let element = try reader.readElement()
+        guard element.tag.tagClass == tag.tagClass, element.tag.number == tag.number else {
+            throw BERError(.unexpectedTag, at: element.offset, "expected \(tag), found \(element.tag)")
+        }
+        return try OpenSSLAny.collect(element)
+    }
+
+    /// A BIT STRING as `c2i_ASN1_BIT_STRING` reads the collected contents: an unused-bits
+    /// octet of 0 to 7 first.
+    private static func readBitString(_ reader: inout BERReader, _ tag: BERTag) throws(BERError) {
+        let offset = reader.offset
+        let bytes = try readString(&reader, tag)
+        guard let unused = bytes.first, unused <= 7 else {
+            throw BERError(.invalidBitString, at: offset, "\(tag): no unused-bits octet, or one above 7")
         }
     }
 
@@ -69,7 +88,7 @@ public enum CertificateSyntax {
             let parts = try reader.readSequence { (certificate: inout BERReader) throws(BERError) -> (BERElement, BERElement) in
                 let tbs = try withBERPath("tbsCertificate") { () throws(BERError) in try certificate.readElement(.sequence) }
                 let algorithm = try withBERPath("signatureAlgorithm") { () throws(BERError) in try certificate.readElement(.sequence) }
-                _ = try withBERPath("signatureValue") { () throws(BERError) in try certificate.readBitString() }
+                try withBERPath("signatureValue") { () throws(BERError) in try readBitString(&certificate, .bitString) }
                 return (tbs, algorithm)
             }
             try reader.finish()
@@ -90,7 +109,10 @@ public enum CertificateSyntax {
             let algorithm = try AlgorithmIdentifier(element)
             if let parameters = algorithm.parameters {
                 var reader = BERReader(parameters, rules: .ber)
-                try withBERPath("parameters") { () throws(BERError) in try checkTimeLength(try reader.readElement(), decoder) }
+                try withBERPath("parameters") { () throws(BERError) in
+                    let element = try reader.readElement()
+                    try checkTimeLength(element, length: try OpenSSLAny.collect(element).count, decoder)
+                }
             }
         }
     }
@@ -113,8 +135,12 @@ public enum CertificateSyntax {
                 try reader.readSequence { (validity: inout BERReader) throws(BERError) in
                     for name in ["notBefore", "notAfter"] {
                         try withBERPath(name) { () throws(BERError) in
-                            let tag = try validity.peekTag()
-                            try checkTimeLength(try validity.readElement(tag == .generalizedTime ? .generalizedTime : .utcTime), decoder)
+                            // ASN1_TIME: a UTCTime or GeneralizedTime, either form (a constructed one collected).
+                            let time = try validity.readElement()
+                            guard time.tag.tagClass == .universal, time.tag.number == 23 || time.tag.number == 24 else {
+                                throw BERError(.unexpectedTag, at: time.offset, "expected UTCTime or GeneralizedTime, found \(time.tag)")
+                            }
+                            try checkTimeLength(time, length: try OpenSSLAny.collect(time).count, decoder)
                         }
                     }
                 }
@@ -124,9 +150,8 @@ public enum CertificateSyntax {
             for (number, name) in [(UInt32(1), "issuerUniqueID"), (2, "subjectUniqueID")] {
                 try withBERPath(name) { () throws(BERError) in
                     let tag = BERTag.context(number, constructed: false)
-                    guard let element = try reader.readOptionalElement(tag) else { return }
-                    var bits = BERReader(element.encodedBytes, rules: reader.rules)
-                    _ = try bits.readBitString(tag: tag)
+                    guard try reader.peekTag().map({ $0.tagClass == tag.tagClass && $0.number == tag.number }) == true else { return }
+                    try readBitString(&reader, tag)
                 }
             }
             let extensions = try withBERPath("extensions") { () throws(BERError) in try reader.readOptionalElement(.context(3)) }
@@ -142,9 +167,12 @@ public enum CertificateSyntax {
             let parsed = try AlgorithmIdentifier(algorithm)
             if let parameters = parsed.parameters {
                 var parametersReader = BERReader(parameters, rules: .ber)
-                try withBERPath("parameters") { () throws(BERError) in try checkTimeLength(try parametersReader.readElement(), decoder) }
+                try withBERPath("parameters") { () throws(BERError) in
+                    let element = try parametersReader.readElement()
+                    try checkTimeLength(element, length: try OpenSSLAny.collect(element).count, decoder)
+                }
             }
-            _ = try withBERPath("subjectPublicKey") { () throws(BERError) in try reader.readBitString() }
+            try withBERPath("subjectPublicKey") { () throws(BERError) in try readBitString(&reader, .bitString) }
             try reader.finish()
         }
         guard let extensions else { return }
@@ -165,7 +193,7 @@ public enum CertificateSyntax {
                     try list.readSequence { (item: inout BERReader) throws(BERError) in
                         _ = try item.readObjectIdentifier()
                         if try item.peekTag() == .boolean { _ = try item.readBoolean() }
-                        _ = try item.readOctetString()
+                        _ = try readString(&item, .octetString)
                     }
                 }
                 index += 1

@@ -1,4 +1,5 @@
 import BER
+import Receipt
 
 /// An X.509 `Name` (RFC 5280 §4.1.2.4): the raw encoding as received, plus its
 /// relative distinguished names decoded for display and comparison.
@@ -147,8 +148,9 @@ extension DistinguishedName.Attribute {
         let start = reader.offset
         let text: String?
         let tag = try reader.peekTag()
+        // d2i_X509 also takes a string in constructed form (its segments collected).
         guard let tag, tag.tagClass == .universal, allowedValueTags.contains(tag.number),
-              tag.isConstructed == (tag.number == 16) else {
+              tag.isConstructed == (tag.number == 16) || (strictness == .syntax && tag.isConstructed) else {
             throw BERError(.unexpectedTag, at: start,
                            "an AttributeValue must be a primitive directory string or a SEQUENCE, found \(tag.map { "\($0)" } ?? "nothing")")
         }
@@ -158,19 +160,25 @@ extension DistinguishedName.Attribute {
         case .ia5String where strictness == .rfc5280: text = try reader.readIA5String()
         default:
             let element = try reader.readElement()
+            let contents = tag.number == 16 ? Array(element.contents) : try OpenSSLAny.collect(element)
             let unit = tag.number == 30 ? 2 : tag.number == 28 ? 4 : 1
-            guard element.contents.count % unit == 0 else {
-                throw BERError(.unexpectedTag, at: start, "\(tag) of \(element.contents.count) octets, not a multiple of \(unit)")
+            guard contents.count % unit == 0 else {
+                throw BERError(.unexpectedTag, at: start, "\(tag) of \(contents.count) octets, not a multiple of \(unit)")
             }
             switch tag.number {
+            case 12:  // a constructed UTF8String (a primitive one is read above)
+                guard let decoded = String(validating: contents, as: UTF8.self) else {
+                    throw BERError(.invalidString, at: start, "\(tag) is not UTF-8")
+                }
+                text = decoded
             case 19, 20, 22:  // Printable, Teletex and IA5 strings, which OpenSSL reads as Latin-1
-                text = String(String.UnicodeScalarView(element.contents.map { Unicode.Scalar($0) }))
+                text = String(String.UnicodeScalarView(contents.map { Unicode.Scalar($0) }))
             case 28, 30:
                 // BMPString (UCS-2) and UniversalString (UCS-4) units must be Unicode
                 // scalars, as OpenSSL checks when it converts Name values to UTF-8.
                 var scalars = String.UnicodeScalarView()
                 var value: UInt32 = 0
-                for (index, octet) in element.contents.enumerated() {
+                for (index, octet) in contents.enumerated() {
                     value = value << 8 | UInt32(octet)
                     guard (index + 1) % unit == 0 else { continue }
                     guard let scalar = Unicode.Scalar(value) else {
