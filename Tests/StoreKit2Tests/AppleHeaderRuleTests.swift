@@ -49,10 +49,10 @@ final class AppleHeaderRuleTests: XCTestCase {
 
     private static func x5c(_ entries: [String]) -> String { "[" + entries.joined(separator: ",") + "]" }
 
-    /// The leaf with one TBS byte changed (its signature no longer matches).
-    private static func leaf(replacing byte: UInt8, with new: UInt8, at offset: Int) -> String {
-        var der = authority.leaf.certificate
-        precondition(der[offset] == byte, "leaf byte \(offset) is \(der[offset]), not \(byte)")
+    /// `certificate` with one TBS byte changed (its signature no longer matches).
+    private static func changing(_ certificate: [UInt8], _ byte: UInt8, to new: UInt8, at offset: Int) -> String {
+        var der = certificate
+        precondition(der[offset] == byte, "byte \(offset) is \(der[offset]), not \(byte)")
         der[offset] = new
         return Data(der).base64EncodedString()
     }
@@ -73,8 +73,12 @@ final class AppleHeaderRuleTests: XCTestCase {
         XCTAssertFalse(Self.authority.intermediate.x5c.hasSuffix("="), "the intermediate's base64 already has padding")
         // Offsets in the forge's JWS leaf (`forge asn1 Certs/jws-leaf.cer`): 118 is the
         // SET of the issuer's third RDN, 157 the notBefore UTCTime.
-        let primitiveRDN = Self.leaf(replacing: 0x31, with: 0x11, at: 118)
-        let shortGeneralizedTime = Self.leaf(replacing: 0x17, with: 0x18, at: 157)
+        let primitiveRDN = Self.changing(Self.authority.leaf.certificate, 0x31, to: 0x11, at: 118)
+        let shortGeneralizedTime = Self.changing(Self.authority.leaf.certificate, 0x17, to: 0x18, at: 157)
+        // In the intermediate (`forge asn1 Certs/jws-intermediate.cer`): 92 is the tag of the
+        // issuer's second RDN value, 339 that of the key's namedCurve OID.
+        let unknownStringType = Self.changing(Self.authority.intermediate.certificate, 0x0C, to: 0x1D, at: 92)
+        let opaqueParameters = Self.changing(Self.authority.intermediate.certificate, 0x06, to: 0x63, at: 339)
 
         func variant(_ name: String, _ source: MintedJWS, _ jws: String, _ status: JWSVerificationStatus,
                      apple: String? = nil) -> Variant {
@@ -128,6 +132,11 @@ final class AppleHeaderRuleTests: XCTestCase {
                 x5c: Self.x5c(["\"\(primitiveRDN)\"", chain[1], chain[2]]))), .verificationFailure),
             variant("leaf with a 13-octet GeneralizedTime: OpenSSL 4 refuses", valid, try jws(valid, header: Self.header(
                 x5c: Self.x5c(["\"\(shortGeneralizedTime)\"", chain[1], chain[2]]))), .invalidCertificate),
+            variant("intermediate with a Name value tagged [UNIVERSAL 29]: ASN1_PRINTABLE takes it", valid, try jws(valid,
+                    header: Self.header(x5c: Self.x5c([chain[0], "\"\(unknownStringType)\"", chain[2]]))), .verificationFailure),
+            variant("intermediate whose key parameters are an [APPLICATION 3] of garbage: an ANY OpenSSL keeps unread", valid,
+                    try jws(valid, header: Self.header(x5c: Self.x5c([chain[0], "\"\(opaqueParameters)\"", chain[2]]))),
+                    .verificationFailure),
             // The payload as cattrs converts it.
             variant("bundleId 5, which str() makes '5'", valid, try jws(valid, header: Self.header(),
                                                                         payload: last(#""bundleId":5"#)), .invalidAppIdentifier),

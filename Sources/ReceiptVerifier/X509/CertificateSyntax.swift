@@ -43,9 +43,9 @@ public enum CertificateSyntax {
         case openSSL4_0
     }
 
-    /// Refuses a time element whose (collected) contents are `length` octets, shorter
-    /// than `decoder` takes; other elements pass.
-    private static func checkTimeLength(_ element: BERElement, length: Int, _ decoder: Decoder) throws(BERError) {
+    /// Refuses a time element whose contents (collected, for a constructed one) are
+    /// shorter than `decoder` takes; other elements pass, their contents unread.
+    private static func checkTimeLength(_ element: BERElement, _ decoder: Decoder) throws(BERError) {
         guard decoder == .openSSL4_0, element.tag.tagClass == .universal else { return }
         let minimum: Int
         switch element.tag.number {
@@ -53,6 +53,7 @@ public enum CertificateSyntax {
         case 24: minimum = 15
         default: return
         }
+        let length = try OpenSSLAny.collect(element).count
         if length < minimum {
             throw BERError(.invalidTime, at: element.offset, "\(element.tag) of \(length) octets: OpenSSL 4 wants at least \(minimum)")
         }
@@ -111,7 +112,7 @@ public enum CertificateSyntax {
                 var reader = BERReader(parameters, rules: .ber)
                 try withBERPath("parameters") { () throws(BERError) in
                     let element = try reader.readElement()
-                    try checkTimeLength(element, length: try OpenSSLAny.collect(element).count, decoder)
+                    try checkTimeLength(element, decoder)
                 }
             }
         }
@@ -140,7 +141,8 @@ public enum CertificateSyntax {
                             guard time.tag.tagClass == .universal, time.tag.number == 23 || time.tag.number == 24 else {
                                 throw BERError(.unexpectedTag, at: time.offset, "expected UTCTime or GeneralizedTime, found \(time.tag)")
                             }
-                            try checkTimeLength(time, length: try OpenSSLAny.collect(time).count, decoder)
+                            _ = try OpenSSLAny.collect(time)
+                            try checkTimeLength(time, decoder)
                         }
                     }
                 }
@@ -169,7 +171,7 @@ public enum CertificateSyntax {
                 var parametersReader = BERReader(parameters, rules: .ber)
                 try withBERPath("parameters") { () throws(BERError) in
                     let element = try parametersReader.readElement()
-                    try checkTimeLength(element, length: try OpenSSLAny.collect(element).count, decoder)
+                    try checkTimeLength(element, decoder)
                 }
             }
             try withBERPath("subjectPublicKey") { () throws(BERError) in try readBitString(&reader, .bitString) }

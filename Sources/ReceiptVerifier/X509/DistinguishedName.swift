@@ -139,6 +139,11 @@ extension DistinguishedName.Attribute {
     /// times, integers, context-specific tags …) is refused, as OpenSSL refuses them.
     static let allowedValueTags: Set<UInt32> = [12, 16, 18, 19, 20, 22, 28, 30]
 
+    /// The universal tags `d2i_X509` takes for a value (`X509_NAME_ENTRY`'s
+    /// `ASN1_PRINTABLE`: the string types, SEQUENCE, and every tag `ASN1_tag2bit` maps to
+    /// `B_ASN1_UNKNOWN`, REAL and RELATIVE-OID among them), for the `syntax` strictness.
+    static let syntaxValueTags: Set<UInt32> = [7, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 25, 26, 27, 28, 29, 30]
+
     /// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }`; the value must be
     /// a primitive directory string (see `allowedValueTags`; BMPString an even number
     /// of octets, UniversalString a multiple of four, both holding Unicode scalars, as
@@ -149,7 +154,8 @@ extension DistinguishedName.Attribute {
         let text: String?
         let tag = try reader.peekTag()
         // d2i_X509 also takes a string in constructed form (its segments collected).
-        guard let tag, tag.tagClass == .universal, allowedValueTags.contains(tag.number),
+        guard let tag, tag.tagClass == .universal,
+              (strictness == .syntax ? syntaxValueTags : allowedValueTags).contains(tag.number),
               tag.isConstructed == (tag.number == 16) || (strictness == .syntax && tag.isConstructed) else {
             throw BERError(.unexpectedTag, at: start,
                            "an AttributeValue must be a primitive directory string or a SEQUENCE, found \(tag.map { "\($0)" } ?? "nothing")")
