@@ -1,3 +1,4 @@
+import BER
 import ForgeSupport
 import Foundation
 import FuzzTargets
@@ -90,6 +91,42 @@ final class DifferentialFindingTests: XCTestCase {
             XCTAssertEqual(outcome.openSSL, .chainInvalid, String(format: "tag %02x", tag))
             XCTAssertEqual(outcome.ourRefusal, .chain, String(format: "tag %02x: %@", tag, outcome.ours.description))
             XCTAssertEqual(outcome.agreement, .agree, String(format: "tag %02x", tag))
+        }
+    }
+
+    /// The receipt run with constructed-bit mutants: OpenSSL's decoder never checks that
+    /// bit of a SET OF or SEQUENCE OF, so it verifies a receipt whose digestAlgorithms,
+    /// certificates, signerInfos, signed attribute values or signer's issuer Name are
+    /// primitive. We hold the container to X.690 (8.10, 8.12): `malformed`, saying which
+    /// form was found, and the differential counts it as the policy its whitelist names.
+    func testContainerSetsStayConstructedAsAPolicy() throws {
+        let receipt = try XCTUnwrap(try Fixtures.minted("valid").receipt)
+        var reader = BERReader(receipt, rules: PKCS7SignedData.rules)
+        var contentInfo = try reader.readElement(.sequence).contentsReader()
+        _ = try contentInfo.readObjectIdentifier()
+        var explicit = try contentInfo.readElement(.context(0)).contentsReader()
+        var signedData = try explicit.readElement(.sequence).contentsReader()
+        _ = try signedData.readElement(.integer)
+        let digestAlgorithms = try signedData.readElement(.set)
+        _ = try signedData.readElement(.sequence)
+        let certificates = try signedData.readElement(.context(0))
+        let signerInfos = try signedData.readElement(.set)
+        var infos = try signerInfos.contentsReader()
+        var info = try infos.readElement(.sequence).contentsReader()
+        _ = try info.readElement(.integer)
+        var sid = try info.readElement(.sequence).contentsReader()
+        let issuer = try sid.readElement(.sequence)
+        let differential = try VerifierDifferential(anchorDER: Fixtures.authority.root.certificate)
+        for (name, element) in [("digestAlgorithms", digestAlgorithms), ("certificates", certificates),
+                                ("signerInfos", signerInfos), ("the signer's issuer", issuer)] {
+            var variant = receipt
+            variant[element.offset] &= ~0x20
+            let outcome = differential.compare(variant, atSecondsSince1970: Fixtures.creationDate)
+            XCTAssertEqual(outcome.openSSL, .verified, name)
+            XCTAssertEqual(outcome.ours.reason, .malformed, "\(name): \(outcome.ours)")
+            XCTAssertEqual(outcome.agreement, .whitelisted(.malformed), name)
+            XCTAssertTrue(outcome.ours.detail.contains("found a primitive one") || outcome.ours.detail.contains("found [0]"),
+                          "\(name): \(outcome.ours.detail)")
         }
     }
 
