@@ -59,10 +59,12 @@ extension StoreState {
     mutating func rebuildIndexes() {
         transactionIndex = [:]
         orderIndex = [:]
+        familyCopies = [:]
         transactionIndex.reserveCapacity(transactions.count)
         for (index, transaction) in transactions.enumerated() {
             transactionIndex[transaction.transactionId] = Int32(index)
             if transaction.orderId != 0 { orderIndex[transaction.orderId] = Int32(index) }
+            if let purchaser = transaction.sharedFrom { familyCopies[purchaser, default: []].append(Int32(index)) }
         }
         subscriptionIndex = [:]
         subscriptionByOwner = [:]

@@ -126,7 +126,7 @@ extension StoreState {
             record(.purchased(resubscribe: resubscribe), customer: customer, transaction: index, into: &result)
             reschedule(subscriptionIndex)
             for member in familyShared {
-                shareSubscription(subscriptionIndex, with: member, into: &result)
+                shareSubscription(subscriptionIndex, with: member)
             }
             propagate(subscriptionIndex, newTransaction: true, event: .purchased(resubscribe: resubscribe), into: &result)
         } else {
@@ -208,7 +208,7 @@ extension StoreState {
     }
 
     /// Gives `member` a family-shared copy of the subscription (once per purchaser and group).
-    mutating func shareSubscription(_ owner: Int32, with memberId: String, into result: inout StoreActionResult) {
+    mutating func shareSubscription(_ owner: Int32, with memberId: String) {
         let memberIndex = customer(creating: memberId)
         let ownerSubscription = subscriptions[Int(owner)]
         let key = Self.ownerKey(customer: memberIndex, group: ownerSubscription.group, ownership: .familyShared)
@@ -235,7 +235,6 @@ extension StoreState {
         }
         subscriptionIndex[copyId] = index
         subscriptions[Int(owner)].familyCopies.append(index)
-        _ = result
     }
 
     /// Brings the family members' copies of a subscription in line with it: the same

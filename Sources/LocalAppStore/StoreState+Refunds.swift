@@ -57,9 +57,9 @@ extension StoreState {
         transactions[Int(index)].revocationReason = nil
         record(.refundReversed, customer: transactions[Int(index)].customer, transaction: index, into: &result)
         let id = transactions[Int(index)].transactionId
-        for copy in transactions.indices where transactions[copy].sharedFrom == id && transactions[copy].isRevoked {
-            transactions[copy].revocationDate = nil
-            transactions[copy].revocationReason = nil
+        for copy in familyCopies[id] ?? [] where transactions[Int(copy)].isRevoked {
+            transactions[Int(copy)].revocationDate = nil
+            transactions[Int(copy)].revocationReason = nil
         }
         if let subscription = subscription(latest: index) {
             let active = subscriptions[Int(subscription)].expiresDate > now
@@ -132,20 +132,10 @@ extension StoreState {
             propagate(subscription, newTransaction: false, event: nil, into: &result)
             reschedule(subscription)
         }
-        let copies = customersCopies(of: id)
-        for copy in copies where !transactions[Int(copy)].isRevoked {
+        for copy in familyCopies[id] ?? [] where !transactions[Int(copy)].isRevoked {
             transactions[Int(copy)].revocationDate = now
             transactions[Int(copy)].revocationReason = reason
             record(.revoked, customer: transactions[Int(copy)].customer, transaction: copy, into: &result)
         }
-    }
-
-    /// Family members' copies of the purchaser's transaction `id`.
-    func customersCopies(of id: UInt64) -> [Int32] {
-        var copies: [Int32] = []
-        for (position, transaction) in transactions.enumerated() where transaction.sharedFrom == id {
-            copies.append(Int32(position))
-        }
-        return copies
     }
 }

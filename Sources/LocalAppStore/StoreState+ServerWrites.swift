@@ -122,6 +122,10 @@ extension StoreState {
                                customerId: "", productId: productId, transactionId: nil, originalTransactionId: nil)
         events.append(event)
         result.events.append(event)
+        // The per-subscription fields `extend` filled belong to single extensions.
+        result.effectiveDate = nil
+        result.webOrderLineItemId = nil
+        result.originalTransactionId = nil
         result.requestIdentifier = requestIdentifier
         return result
     }

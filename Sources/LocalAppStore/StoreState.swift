@@ -39,6 +39,8 @@ public struct StoreState: Sendable {
     var subscriptionIndex: [UInt64: Int32] = [:]
     /// (customer, group, ownership) → subscription.
     var subscriptionByOwner: [UInt64: Int32] = [:]
+    /// A purchaser's transaction id → the family members' copies of it.
+    var familyCopies: [UInt64: [Int32]] = [:]
 
     /// A store with the configuration's products and no customers, its clock at `configuration.start`.
     public init(empty configuration: StoreConfiguration) {
@@ -168,8 +170,7 @@ public struct StoreState: Sendable {
     func subscriptionIndex(_ text: String, field: String = "originalTransactionId") throws(StoreError) -> Int32 {
         let id = try Self.parseId(text, field: field, code: .invalidOriginalTransactionId)
         guard let index = subscriptionIndex[id] else {
-            if let transaction = transactionIndex[id], let owner = subscriptionIndex[transactions[Int(transaction)].originalTransactionId] {
-                _ = owner
+            if let transaction = transactionIndex[id], subscriptionIndex[transactions[Int(transaction)].originalTransactionId] != nil {
                 throw StoreError(.invalidOriginalTransactionId, field: field,
                                  "\(text) is a transaction of subscription \(transactions[Int(transaction)].originalTransactionId), not its original transaction id")
             }
@@ -185,11 +186,10 @@ public struct StoreState: Sendable {
         return index
     }
 
-    /// The customer of `id`, or nil when it would be created.
+    /// Customer ids: 1 to 64 ASCII letters, digits, '.', '_' or '-'.
     static func validateCustomerId(_ id: String, field: String) throws(StoreError) {
-        guard (1...64).contains(id.utf8.count),
-              id.utf8.allSatisfy({ $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber
-                                                   || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")) }) else {
+        let allowed: [ClosedRange<UInt8>] = [0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D...0x2E, 0x5F...0x5F]  // 0-9 A-Z a-z - . _
+        guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy({ byte in allowed.contains { $0.contains(byte) } }) else {
             throw StoreError(.invalidValue, field: field, "'\(id)' is not a customer id (1 to 64 of A-Z a-z 0-9 . _ -)")
         }
     }
@@ -218,6 +218,7 @@ public struct StoreState: Sendable {
         transactions.append(transaction)
         transactionIndex[transaction.transactionId] = index
         if transaction.orderId != 0 { orderIndex[transaction.orderId] = index }
+        if let purchaser = transaction.sharedFrom { familyCopies[purchaser, default: []].append(index) }
         customers[Int(transaction.customer)].transactions.append(index)
         return index
     }
