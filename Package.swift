@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "StoreKit2Forge", targets: ["StoreKit2Forge"]),
         .library(name: "StoreKit2Verifier", targets: ["StoreKit2Verifier"]),
         .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
+        .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +87,11 @@ let package = Package(
         .target(name: "ReceiptMutation", dependencies: ["BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"]),
         // `forge check`'s results and reports (HTML, JUnit, text matrix).
         .target(name: "CheckReport", dependencies: ["ReceiptForge", "ReceiptVerifier", "StrictJSON", "Receipt"]),
+
+        // MARK: The local App Store
+        // One app's store (products, customers, transactions, subscriptions, clock, events): the one
+        // model the Server API, notifications and receipts are derived from. No HTTP.
+        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2", "StoreKit2Forge"]),
 
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike (Hummingbird 2; no library depends on it).
@@ -153,7 +159,7 @@ let package = Package(
         // MARK: Benchmarks (scripts/bench)
         .executableTarget(
             name: "Bench",
-            dependencies: ["BER", "BigNum", "OpenSSLShim", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"],
+            dependencies: ["BER", "BigNum", "LocalAppStore", "OpenSSLShim", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"],
             path: "Benchmarks/Bench"
         ),
 
@@ -177,6 +183,11 @@ let package = Package(
             name: "ForgeTests",
             dependencies: ["AppInput", "BER", "CheckReport", "ForgeCA", "ForgeSupport", "OwnedFileTree", "OpenSSLShim",
                            "Receipt", "ReceiptForge", "ReceiptMutation", "StrictJSON", "TestSupport"]
+        ),
+        // The local App Store: actions, clock, derived views, the receipt agreement, state schema, concurrency.
+        .testTarget(
+            name: "LocalAppStoreTests",
+            dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.

@@ -15,6 +15,7 @@ let usage = """
                --svg FILE draws time against size per level
       check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
       serve    forge serve under wrk: requests/s, p50/p99 at 32 and 256 connections, RSS after 10k and 1M requests
+      store-load  build the local App Store's default population (--customers N, default 100000): time and peak RSS
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -35,6 +36,8 @@ case "check":
     runCheckBench(Array(arguments.dropFirst()))
 case "serve":
     runServeBench(Array(arguments.dropFirst()))
+case "store-load":
+    runStoreLoadBench(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)

@@ -19,6 +19,10 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var renewalDate: JWSDate?
     public var currency: String?
     public var renewalPrice: Int64?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`: the offer of the next renewal.
+    public var offerDiscountType: String?
+    /// The UUID the app attached to the purchase (Set App Account Token changes it).
+    public var appAccountToken: String?
     public var appTransactionId: String?
 
     public init() {}

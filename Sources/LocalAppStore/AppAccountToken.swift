@@ -1,0 +1,67 @@
+/// An app account token: a UUID the app attaches to a purchase, kept as 16 bytes so a
+/// transaction needs no allocation for it; written in lowercase 8-4-4-4-12 form.
+public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Any UUID in 8-4-4-4-12 hex form, either case; nil for anything else (Apple's
+    /// 4000183 "The app account token field must be a valid UUID.").
+    public init?(_ text: String) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var value: [UInt8] = []
+        for (offset, byte) in utf8.enumerated() {
+            if [8, 13, 18, 23].contains(offset) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value.append(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value.append(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value.append(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
+        high = value[0..<16].reduce(0) { $0 << 4 | UInt64($1) }
+        low = value[16..<32].reduce(0) { $0 << 4 | UInt64($1) }
+    }
+
+    /// A version 4 UUID from two random words.
+    init(random high: UInt64, _ low: UInt64) {
+        self.high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000
+        self.low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+    }
+
+    public var description: String {
+        let hex = Array((hex16(high) + hex16(low)).utf8)
+        var text = ""
+        for (offset, byte) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(offset) { text += "-" }
+            text.unicodeScalars.append(Unicode.Scalar(byte))
+        }
+        return text
+    }
+
+    private func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let token = AppAccountToken(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a UUID: \(text)"))
+        }
+        self = token
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The store a server shares between requests: a value-type `StoreState` behind a lock.
+/// Every call is synchronous and short; the HTTP layer reads the payloads it needs
+/// under the lock (`read`) and signs them after it returns. A mutation (`write`) sees
+/// and leaves a whole state; a reader never sees half of one.
+///
+/// ```swift
+/// let store = LocalAppStore(StoreConfiguration(environment: .sandbox))
+/// let bought = try store.write { try $0.buyProduct(customer: "alice", productId: "com.example.receiptforge.pro") }
+/// let payload = try store.read { try $0.transactionInfo(transactionId: bought.transactionIds[0]) }
+/// ```
+public final class LocalAppStore: @unchecked Sendable {
+    // @unchecked: `state` and `initial` are only touched with `lock` held.
+    private let lock = NSLock()
+    private var state: StoreState
+    /// The default state, kept (copy-on-write) so a reset does not rebuild it.
+    private let initial: StoreState
+
+    public init(_ configuration: StoreConfiguration = StoreConfiguration()) {
+        initial = StoreState(configuration)
+        state = initial
+    }
+
+    public init(state: StoreState) {
+        initial = StoreState(state.configuration)
+        self.state = state
+    }
+
+    public var configuration: StoreConfiguration { initial.configuration }
+
+    /// Runs `body` on the state with the lock held. Each action validates before it
+    /// changes anything, so one action that throws leaves the state as it was; a body
+    /// that runs several actions keeps those done before the one that threw.
+    public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    /// Runs `body` on the state with the lock held, without copying it.
+    public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(state)
+    }
+
+    /// A copy of the whole state as it is now (copy-on-write: cheap until the next write
+    /// changes an array, which that write then copies).
+    public func snapshot() -> StoreState {
+        lock.lock()
+        defer { lock.unlock() }
+        return state
+    }
+
+    /// SKTestSession's `resetToDefaultState`.
+    public func resetToDefaultState() {
+        lock.lock()
+        defer { lock.unlock() }
+        state = initial
+    }
+}

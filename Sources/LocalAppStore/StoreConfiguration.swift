@@ -1,0 +1,36 @@
+import AppInput
+import ReceiptForge
+import StoreKit2Forge
+
+/// What a store is built from: the app (its products: the built-in catalogue, a
+/// `.storekit` catalogue or an explicit list), its App Store id, the environment, the
+/// seed every id and offset is drawn from, the instant its clock starts at, and how
+/// many customers the default population has.
+///
+/// Production and sandbox are two stores, one configuration each: Apple's environments
+/// share no account, transaction or id, a client picks one by its base URL, and a test
+/// that refunds in sandbox must not see production change.
+public struct StoreConfiguration: Sendable, Hashable {
+    public var app: AppDescription
+    public var appAppleId: Int64
+    public var environment: AppEnvironment
+    public var seed: UInt64
+    /// The clock's first reading: by default the receipt forge's creation date (a receipt
+    /// minted "now" and the store agree), `ForgeSettings.creationDate` in milliseconds.
+    public var start: StoreInstant
+    /// Customers of the default population (0: an empty store).
+    public var customers: Int
+
+    public static let defaultCustomers = 20
+
+    public init(app: AppDescription = .example, appAppleId: Int64 = JWSForge.defaultAppAppleId,
+                environment: AppEnvironment? = nil, seed: UInt64 = ForgeSettings.defaultSeed,
+                start: StoreInstant? = nil, customers: Int = StoreConfiguration.defaultCustomers) {
+        self.app = app
+        self.appAppleId = appAppleId
+        self.environment = environment ?? app.environment
+        self.seed = seed
+        self.start = start ?? ForgeSettings().creationDate * 1_000
+        self.customers = customers
+    }
+}

@@ -1,0 +1,104 @@
+/// Something that happened in the store, in the order it happened: what App Store
+/// Server Notifications (issue 26) are made from. Each names the store instant and the
+/// ids involved; a family member's copy gets an event of its own.
+public struct StoreEvent: Sendable, Hashable, Encodable {
+    public enum Kind: Sendable, Hashable {
+        /// A purchase: a first subscription, a resubscription in the same group, or a one-time purchase.
+        case purchased(resubscribe: Bool)
+        case renewed(billingRecovery: Bool)
+        case failedToRenew(gracePeriod: Bool)
+        case gracePeriodExpired
+        case expired(ExpirationIntent)
+        case autoRenewChanged(enabled: Bool)
+        case renewalPreferenceChanged(RenewalChange)
+        case refunded(RevocationReason)
+        case refundDeclined
+        case refundReversed
+        case consumptionRequested(ConsumptionRequestReason)
+        case renewalExtended(days: Int, requestIdentifier: String)
+        /// A mass extension finished: how many subscriptions it extended and how many it could not.
+        case renewalExtensionSummary(requestIdentifier: String, succeeded: Int, failed: Int)
+        /// The customer lost access without a refund (Family Sharing stopped, or Apple revoked it).
+        case revoked
+        case priceIncrease(PriceIncreaseStatus)
+
+        public var name: String {
+            switch self {
+            case .purchased: return "purchased"
+            case .renewed: return "renewed"
+            case .failedToRenew: return "failedToRenew"
+            case .gracePeriodExpired: return "gracePeriodExpired"
+            case .expired: return "expired"
+            case .autoRenewChanged: return "autoRenewChanged"
+            case .renewalPreferenceChanged: return "renewalPreferenceChanged"
+            case .refunded: return "refunded"
+            case .refundDeclined: return "refundDeclined"
+            case .refundReversed: return "refundReversed"
+            case .consumptionRequested: return "consumptionRequested"
+            case .renewalExtended: return "renewalExtended"
+            case .renewalExtensionSummary: return "renewalExtensionSummary"
+            case .revoked: return "revoked"
+            case .priceIncrease: return "priceIncrease"
+            }
+        }
+    }
+
+    /// How the product a subscription renews to changed (`DID_CHANGE_RENEWAL_PREF`).
+    public enum RenewalChange: String, Sendable, Hashable, Codable, CaseIterable {
+        /// To a higher level: effective at once, the old transaction `isUpgraded`.
+        case upgrade
+        /// To a lower level: effective at the next renewal.
+        case downgrade
+        /// To the same level with the same period: effective at once.
+        case crossgradeImmediate
+        /// To the same level with another period: effective at the next renewal.
+        case crossgradeAtRenewal
+        /// Back to the current product: a pending downgrade or crossgrade withdrawn.
+        case cancelled
+    }
+
+    /// 1, 2, 3 …: the event's place in the store's history.
+    public let sequence: Int
+    public let date: StoreInstant
+    public let kind: Kind
+    public let customerId: String
+    public let productId: String?
+    public let transactionId: String?
+    public let originalTransactionId: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case sequence, date, type, customerId, productId, transactionId, originalTransactionId
+        case resubscribe, billingRecovery, gracePeriod, expirationIntent, autoRenewStatus, change, revocationReason
+        case consumptionRequestReason, extendByDays, requestIdentifier, succeededCount, failedCount, priceIncreaseStatus
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(date, forKey: .date)
+        try container.encode(kind.name, forKey: .type)
+        try container.encode(customerId, forKey: .customerId)
+        try container.encodeIfPresent(productId, forKey: .productId)
+        try container.encodeIfPresent(transactionId, forKey: .transactionId)
+        try container.encodeIfPresent(originalTransactionId, forKey: .originalTransactionId)
+        switch kind {
+        case .purchased(let resubscribe): try container.encode(resubscribe, forKey: .resubscribe)
+        case .renewed(let recovery): try container.encode(recovery, forKey: .billingRecovery)
+        case .failedToRenew(let grace): try container.encode(grace, forKey: .gracePeriod)
+        case .expired(let intent): try container.encode(intent, forKey: .expirationIntent)
+        case .autoRenewChanged(let enabled): try container.encode(enabled ? 1 : 0, forKey: .autoRenewStatus)
+        case .renewalPreferenceChanged(let change): try container.encode(change, forKey: .change)
+        case .refunded(let reason): try container.encode(reason, forKey: .revocationReason)
+        case .consumptionRequested(let reason): try container.encode(reason, forKey: .consumptionRequestReason)
+        case .renewalExtended(let days, let request):
+            try container.encode(days, forKey: .extendByDays)
+            try container.encode(request, forKey: .requestIdentifier)
+        case .renewalExtensionSummary(let request, let succeeded, let failed):
+            try container.encode(request, forKey: .requestIdentifier)
+            try container.encode(succeeded, forKey: .succeededCount)
+            try container.encode(failed, forKey: .failedCount)
+        case .priceIncrease(let status): try container.encode(status, forKey: .priceIncreaseStatus)
+        case .gracePeriodExpired, .refundDeclined, .refundReversed, .revoked: break
+        }
+    }
+}

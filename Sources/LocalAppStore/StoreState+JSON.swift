@@ -1,0 +1,173 @@
+import StoreKit2
+
+/// `GET /forge/v1/state`: the whole store as JSON (`Schemas/store-state.schema.json`),
+/// ids as strings as Apple writes them, dates in milliseconds, keys sorted, written by
+/// the project's one StoreKit 2 JSON writer, so the same state is the same bytes.
+extension StoreState: Encodable {
+    public static let stateFormatVersion = 1
+
+    /// The state document.
+    public func stateJSON() -> [UInt8] { StoreKit2JSON.encode(self) }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, bundleId, appAppleId, environment, seed, start, now
+        case products, customers, transactions, subscriptions, massExtensions, events
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.stateFormatVersion, forKey: .version)
+        try container.encode(configuration.app.bundleIdentifier, forKey: .bundleId)
+        try container.encode(configuration.appAppleId, forKey: .appAppleId)
+        try container.encode(configuration.environment.rawValue, forKey: .environment)
+        try container.encode(configuration.seed, forKey: .seed)
+        try container.encode(configuration.start, forKey: .start)
+        try container.encode(now, forKey: .now)
+        try container.encode(products.map { ProductJSON($0, groups: groups) }, forKey: .products)
+        var customerList = container.nestedUnkeyedContainer(forKey: .customers)
+        for customer in customers { try customerList.encode(CustomerJSON(customer)) }
+        var transactionList = container.nestedUnkeyedContainer(forKey: .transactions)
+        for transaction in transactions { try transactionList.encode(TransactionJSON(transaction, in: self)) }
+        var subscriptionList = container.nestedUnkeyedContainer(forKey: .subscriptions)
+        for subscription in subscriptions { try subscriptionList.encode(SubscriptionJSON(subscription, in: self)) }
+        try container.encode(massExtensions, forKey: .massExtensions)
+        try container.encode(events, forKey: .events)
+    }
+}
+
+private struct ProductJSON: Encodable {
+    var productId: String
+    var type: String
+    var subscriptionGroupIdentifier: String?
+    var level: Int?
+    var period: String?
+    var introductoryOffer: String?
+    var price: Int64
+
+    init(_ product: StoreProduct, groups: [String]) {
+        productId = product.id
+        type = product.kind.appleType
+        subscriptionGroupIdentifier = product.group.map { groups[Int($0)] }
+        level = product.group == nil ? nil : product.level
+        period = product.kind == .autoRenewableSubscription ? (product.product.period?.description ?? "P1M") : nil
+        introductoryOffer = product.product.introductoryOffer.map { OfferDiscountType($0.paymentMode).rawValue }
+        price = product.price
+    }
+}
+
+private struct CustomerJSON: Encodable {
+    var customerId: String
+    var storefront: String
+    var appTransactionId: String
+    var firstDownloadDate: StoreInstant
+
+    init(_ customer: StoreCustomer) {
+        customerId = customer.id
+        storefront = customer.storefront.rawValue
+        appTransactionId = String(customer.appTransactionId)
+        firstDownloadDate = customer.firstDownloadDate
+    }
+}
+
+private struct TransactionJSON: Encodable {
+    var transactionId: String
+    var originalTransactionId: String
+    var webOrderLineItemId: String?
+    var orderId: String?
+    var customerId: String
+    var productId: String
+    var purchaseDate: StoreInstant
+    var originalPurchaseDate: StoreInstant
+    var expiresDate: StoreInstant?
+    var quantity: Int32
+    var inAppOwnershipType: OwnershipType
+    var transactionReason: TransactionReason
+    var offer: TransactionOffer?
+    var price: Int64
+    var currency: String
+    var appAccountToken: AppAccountToken?
+    var revocationDate: StoreInstant?
+    var revocationReason: RevocationReason?
+    var isUpgraded: Bool
+    var finished: Bool
+    var sharedFromTransactionId: String?
+    var refundRequest: RefundRequest?
+    var consumption: ConsumptionInformation?
+
+    init(_ transaction: StoreTransaction, in state: StoreState) {
+        transactionId = String(transaction.transactionId)
+        originalTransactionId = String(transaction.originalTransactionId)
+        webOrderLineItemId = transaction.webOrderLineItemId == 0 ? nil : String(transaction.webOrderLineItemId)
+        orderId = state.orderId(of: transaction)
+        customerId = state.customers[Int(transaction.customer)].id
+        productId = state.products[Int(transaction.product)].id
+        purchaseDate = transaction.purchaseDate
+        originalPurchaseDate = transaction.originalPurchaseDate
+        expiresDate = transaction.expiresDate
+        quantity = transaction.quantity
+        inAppOwnershipType = transaction.ownership
+        transactionReason = transaction.reason
+        offer = transaction.offer
+        price = transaction.price
+        currency = state.customers[Int(transaction.customer)].storefront.currency
+        appAccountToken = transaction.appAccountToken
+        revocationDate = transaction.revocationDate
+        revocationReason = transaction.revocationReason
+        isUpgraded = transaction.isUpgraded
+        finished = transaction.finished
+        sharedFromTransactionId = transaction.sharedFrom.map { String($0) }
+        refundRequest = transaction.refundRequest
+        consumption = transaction.consumption
+    }
+}
+
+private struct SubscriptionJSON: Encodable {
+    var originalTransactionId: String
+    var customerId: String
+    var subscriptionGroupIdentifier: String
+    var inAppOwnershipType: OwnershipType
+    var sharedFromOriginalTransactionId: String?
+    var familyMemberOriginalTransactionIds: [String]
+    var productId: String
+    var autoRenewProductId: String
+    var autoRenewStatus: Int
+    var status: SubscriptionStatus
+    var latestTransactionId: String?
+    var expiresDate: StoreInstant
+    var recentSubscriptionStartDate: StoreInstant
+    var gracePeriodExpiresDate: StoreInstant?
+    var billingRetryEndDate: StoreInstant?
+    var expirationIntent: ExpirationIntent?
+    var priceIncreaseStatus: PriceIncreaseStatus?
+    var renewalPrice: Int64
+    var pendingBillingFailure: StoreSubscription.BillingFailure?
+    var renewalOffer: TransactionOffer?
+    var offerPeriodsLeft: Int32
+    var extensionDates: [StoreInstant]
+
+    init(_ subscription: StoreSubscription, in state: StoreState) {
+        originalTransactionId = String(subscription.originalTransactionId)
+        customerId = state.customers[Int(subscription.customer)].id
+        subscriptionGroupIdentifier = state.groups[Int(subscription.group)]
+        inAppOwnershipType = subscription.ownership
+        sharedFromOriginalTransactionId = subscription.sharedFrom.map { String(state.subscriptions[Int($0)].originalTransactionId) }
+        familyMemberOriginalTransactionIds = subscription.familyCopies.map { String(state.subscriptions[Int($0)].originalTransactionId) }
+        productId = state.products[Int(subscription.product)].id
+        autoRenewProductId = state.products[Int(subscription.autoRenewProduct)].id
+        autoRenewStatus = subscription.autoRenewStatus ? 1 : 0
+        status = subscription.status
+        latestTransactionId = subscription.latestTransaction >= 0
+            ? String(state.transactions[Int(subscription.latestTransaction)].transactionId) : nil
+        expiresDate = subscription.expiresDate
+        recentSubscriptionStartDate = subscription.recentSubscriptionStartDate
+        gracePeriodExpiresDate = subscription.gracePeriodExpiresDate
+        billingRetryEndDate = subscription.billingRetryEndDate
+        expirationIntent = subscription.expirationIntent
+        priceIncreaseStatus = subscription.priceIncreaseStatus
+        renewalPrice = subscription.renewalPrice
+        pendingBillingFailure = subscription.pendingBillingFailure
+        renewalOffer = subscription.renewalOffer
+        offerPeriodsLeft = subscription.offerPeriodsLeft
+        extensionDates = subscription.extensionDates
+    }
+}

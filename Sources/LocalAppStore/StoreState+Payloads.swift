@@ -1,0 +1,178 @@
+import AppInput
+import ForgeSupport
+import Foundation
+import StoreKit2
+
+/// The StoreKit 2 payloads of the store at its current instant: what Get Transaction
+/// Info, the history, subscription statuses, notifications and `Transaction` hold.
+/// `signedDate` is the store's now; `environment` the store's.
+extension StoreState {
+    var environmentName: String { configuration.environment.rawValue }
+
+    /// The payload of one transaction.
+    public func transactionPayload(_ transaction: StoreTransaction) -> JWSTransactionDecodedPayload {
+        let product = product(transaction.product)
+        let customer = customers[Int(transaction.customer)]
+        var payload = JWSTransactionDecodedPayload()
+        payload.transactionId = String(transaction.transactionId)
+        payload.originalTransactionId = String(transaction.originalTransactionId)
+        payload.bundleId = configuration.app.bundleIdentifier
+        payload.productId = product.id
+        if product.kind == .autoRenewableSubscription {
+            payload.webOrderLineItemId = String(transaction.webOrderLineItemId)
+            payload.subscriptionGroupIdentifier = product.group.map { groups[Int($0)] }
+        }
+        payload.purchaseDate = JWSDate(milliseconds: transaction.purchaseDate)
+        payload.originalPurchaseDate = JWSDate(milliseconds: transaction.originalPurchaseDate)
+        payload.expiresDate = transaction.expiresDate.map { JWSDate(milliseconds: $0) }
+        payload.quantity = Int(transaction.quantity)
+        payload.type = product.kind.appleType
+        payload.appAccountToken = transaction.appAccountToken?.description
+        payload.inAppOwnershipType = transaction.ownership.rawValue
+        payload.signedDate = JWSDate(milliseconds: now)
+        payload.revocationDate = transaction.revocationDate.map { JWSDate(milliseconds: $0) }
+        payload.revocationReason = transaction.revocationReason?.rawValue
+        payload.isUpgraded = transaction.isUpgraded ? true : nil
+        payload.offerType = transaction.offer?.type.rawValue
+        payload.offerIdentifier = transaction.offer?.identifier
+        payload.offerDiscountType = transaction.offer?.discountType.rawValue
+        payload.environment = environmentName
+        payload.storefront = customer.storefront.countryCode
+        payload.storefrontId = customer.storefront.storefrontId
+        payload.transactionReason = transaction.reason.rawValue
+        payload.price = transaction.price
+        payload.currency = customer.storefront.currency
+        payload.appTransactionId = String(customer.appTransactionId)
+        return payload
+    }
+
+    /// Get Transaction Info.
+    public func transactionInfo(transactionId: String) throws(StoreError) -> JWSTransactionDecodedPayload {
+        transactionPayload(transactions[Int(try transactionIndex(transactionId))])
+    }
+
+    /// The renewal info of one subscription.
+    public func renewalInfoPayload(_ subscription: StoreSubscription) -> JWSRenewalInfoDecodedPayload {
+        let customer = customers[Int(subscription.customer)]
+        let latest = transactions[Int(subscription.latestTransaction)]
+        var payload = JWSRenewalInfoDecodedPayload()
+        payload.originalTransactionId = String(subscription.originalTransactionId)
+        payload.autoRenewProductId = product(subscription.autoRenewProduct).id
+        payload.productId = product(subscription.product).id
+        payload.autoRenewStatus = subscription.autoRenewStatus ? 1 : 0
+        payload.expirationIntent = subscription.expirationIntent?.rawValue
+        payload.isInBillingRetryPeriod = subscription.status == .billingRetry || subscription.status == .billingGracePeriod
+        payload.priceIncreaseStatus = subscription.priceIncreaseStatus?.rawValue
+        payload.gracePeriodExpiresDate = subscription.gracePeriodExpiresDate.map { JWSDate(milliseconds: $0) }
+        if subscription.offerPeriodsLeft > 0, let offer = subscription.renewalOffer {
+            payload.offerType = offer.type.rawValue
+            payload.offerIdentifier = offer.identifier
+            payload.offerDiscountType = offer.discountType.rawValue
+        }
+        payload.signedDate = JWSDate(milliseconds: now)
+        payload.environment = environmentName
+        payload.recentSubscriptionStartDate = JWSDate(milliseconds: subscription.recentSubscriptionStartDate)
+        if subscription.status != .expired && subscription.status != .revoked {
+            payload.renewalDate = JWSDate(milliseconds: subscription.expiresDate)
+        }
+        payload.currency = customer.storefront.currency
+        payload.renewalPrice = subscription.renewalPrice
+        payload.appAccountToken = latest.appAccountToken?.description
+        payload.appTransactionId = String(customer.appTransactionId)
+        return payload
+    }
+
+    /// The renewal info of the subscription `originalTransactionId` belongs to (any of its transaction ids works).
+    public func renewalInfo(transactionId: String) throws(StoreError) -> JWSRenewalInfoDecodedPayload {
+        let transaction = transactions[Int(try transactionIndex(transactionId))]
+        guard let index = subscriptionIndex[transaction.originalTransactionId] else {
+            throw StoreError(.invalidState, field: "transactionId", "\(transactionId) is not an auto-renewable subscription's transaction")
+        }
+        return renewalInfoPayload(subscriptions[Int(index)])
+    }
+
+    /// The app transaction of a customer.
+    public func appTransactionPayload(_ customer: StoreCustomer) -> AppTransactionDecodedPayload {
+        let app = configuration.app
+        let production = configuration.environment == .production
+        var random = DeterministicRandom(seed: configuration.seed, label: "device:\(customer.appTransactionId)")
+        var payload = AppTransactionDecodedPayload()
+        payload.receiptType = environmentName
+        payload.appAppleId = production ? configuration.appAppleId : nil
+        payload.bundleId = app.bundleIdentifier
+        payload.applicationVersion = app.version
+        payload.versionExternalIdentifier = production ? 834_289_833 : 0
+        payload.receiptCreationDate = JWSDate(milliseconds: now)
+        payload.originalPurchaseDate = JWSDate(milliseconds: customer.firstDownloadDate)
+        payload.originalApplicationVersion = app.originalVersion ?? (production ? "1" : "1.0")
+        payload.deviceVerification = Data(random.bytes(48)).base64EncodedString()
+        payload.deviceVerificationNonce = AppAccountToken(random: random.next(), random.next()).description
+        payload.appTransactionId = String(customer.appTransactionId)
+        payload.originalPlatform = app.platform == .macos ? "macOS" : "iOS"
+        payload.signedDate = JWSDate(milliseconds: now)
+        payload.environment = environmentName
+        return payload
+    }
+
+    /// Get App Transaction Info: by any transaction id of the customer, or the app transaction id.
+    public func appTransactionInfo(transactionId: String) throws(StoreError) -> AppTransactionDecodedPayload {
+        let id = try Self.parseId(transactionId, field: "transactionId")
+        if let index = transactionIndex[id] {
+            return appTransactionPayload(customers[Int(transactions[Int(index)].customer)])
+        }
+        if let customer = customers.first(where: { $0.appTransactionId == id }) {
+            return appTransactionPayload(customer)
+        }
+        throw StoreError(.appTransactionDoesNotExist, field: "transactionId", "no customer with a transaction or app transaction \(transactionId)")
+    }
+
+    /// The customer a transaction id belongs to.
+    func customerOf(transactionId: String) throws(StoreError) -> Int32 {
+        transactions[Int(try transactionIndex(transactionId))].customer
+    }
+}
+
+/// One entry of `lastTransactions` in Get All Subscription Statuses.
+public struct LastTransactionStatus: Sendable, Hashable {
+    public var status: SubscriptionStatus
+    public var originalTransactionId: String
+    public var transaction: JWSTransactionDecodedPayload
+    public var renewalInfo: JWSRenewalInfoDecodedPayload
+}
+
+/// One subscription group of Get All Subscription Statuses.
+public struct SubscriptionGroupStatus: Sendable, Hashable {
+    public var subscriptionGroupIdentifier: String
+    public var lastTransactions: [LastTransactionStatus]
+}
+
+extension StoreState {
+    /// Get All Subscription Statuses for the customer of `transactionId`: per group, each
+    /// subscription (purchased or family-shared) with its latest transaction and renewal
+    /// info; `statuses` keeps only those in the given states.
+    public func subscriptionStatuses(transactionId: String, statuses: Set<SubscriptionStatus>? = nil) throws(StoreError) -> [SubscriptionGroupStatus] {
+        let customer = try customerOf(transactionId: transactionId)
+        var byGroup: [Int32: [LastTransactionStatus]] = [:]
+        for subscription in subscriptionsOf(customer) where statuses?.contains(subscription.status) ?? true {
+            byGroup[subscription.group, default: []].append(LastTransactionStatus(
+                status: subscription.status, originalTransactionId: String(subscription.originalTransactionId),
+                transaction: transactionPayload(transactions[Int(subscription.latestTransaction)]),
+                renewalInfo: renewalInfoPayload(subscription)))
+        }
+        return byGroup.keys.sorted().map { SubscriptionGroupStatus(subscriptionGroupIdentifier: groups[Int($0)], lastTransactions: byGroup[$0]!) }
+    }
+
+    /// The customer's subscriptions, in store order.
+    public func subscriptionsOf(_ customer: Int32) -> [StoreSubscription] {
+        var found: [StoreSubscription] = []
+        for group in groups.indices {
+            for ownership in OwnershipType.allCases {
+                if let index = subscriptionByOwner[Self.ownerKey(customer: customer, group: Int32(group), ownership: ownership)],
+                   subscriptions[Int(index)].latestTransaction >= 0 {
+                    found.append(subscriptions[Int(index)])
+                }
+            }
+        }
+        return found.sorted { $0.originalTransactionId < $1.originalTransactionId }
+    }
+}
