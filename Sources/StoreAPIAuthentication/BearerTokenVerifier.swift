@@ -174,7 +174,7 @@ public struct BearerTokenVerifier: Sendable {
 
     /// At most 64 characters, quoted: a header value is the client's, of any length.
     private static func quoted(_ text: String) -> String {
-        "'" + (text.count > 64 ? text.prefix(64) + "…" : Substring(text)) + "'"
+        "'" + (text.count > 64 ? String(text.prefix(64)) + "…" : text) + "'"
     }
 
     private static func text(_ date: Date) -> String {

@@ -141,6 +141,11 @@ public enum StoreAPIError: Int, CaseIterable, Sendable {
     public struct Body: Codable, Sendable, Hashable {
         public let errorCode: Int
         public let errorMessage: String
+
+        public init(errorCode: Int, errorMessage: String) {
+            self.errorCode = errorCode
+            self.errorMessage = errorMessage
+        }
     }
 
     /// The `Content-Type` of an error response, exactly: Apple's Python client reads

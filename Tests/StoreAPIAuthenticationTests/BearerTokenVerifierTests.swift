@@ -12,15 +12,19 @@ final class BearerTokenVerifierTests: XCTestCase {
     static let key = TestAPIKey(seed: 1)
     static let bundleIdentifier = "com.example.forge"
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
-    let verifier = BearerTokenVerifier(keys: [key.apiKey], bundleIdentifier: bundleIdentifier)
+    let verifier = BearerTokenVerifier(keys: [BearerTokenVerifierTests.key.apiKey],
+                                       bundleIdentifier: BearerTokenVerifierTests.bundleIdentifier)
 
     /// A token's parts as JSON text, so a test can write what no encoder would (a
     /// repeated name, a number where a string belongs).
+    typealias Tests = BearerTokenVerifierTests
+
     struct Token {
-        var header: [(String, String)] = [("alg", #""ES256""#), ("kid", "\"\(key.keyIdentifier)\""), ("typ", #""JWT""#)]
+        var header: [(String, String)] = [("alg", #""ES256""#), ("kid", "\"\(Tests.key.keyIdentifier)\""), ("typ", #""JWT""#)]
         var claims: [(String, String)] = [
-            ("iss", "\"\(key.issuerIdentifier)\""), ("aud", #""appstoreconnect-v1""#), ("bid", "\"\(bundleIdentifier)\""),
-            ("iat", String(Int(now.timeIntervalSince1970) - 60)), ("exp", String(Int(now.timeIntervalSince1970) + 240)),
+            ("iss", "\"\(Tests.key.issuerIdentifier)\""), ("aud", #""appstoreconnect-v1""#),
+            ("bid", "\"\(Tests.bundleIdentifier)\""),
+            ("iat", String(Int(Tests.now.timeIntervalSince1970) - 60)), ("exp", String(Int(Tests.now.timeIntervalSince1970) + 240)),
         ]
         var headerText: String?
         var claimsText: String?
