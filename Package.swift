@@ -163,7 +163,7 @@ let package = Package(
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
-        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.

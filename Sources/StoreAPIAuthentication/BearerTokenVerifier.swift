@@ -41,15 +41,24 @@ public struct BearerTokenVerifier: Sendable {
     public let bundleIdentifier: String
     private let keys: [String: APIKey]
 
-    /// `keys` must have distinct key ids.
-    public init(keys: [APIKey], bundleIdentifier: String) {
+    /// A verifier accepting tokens signed by any of `keys`, for the app `bundleIdentifier`.
+    /// Two keys with one key id are refused: a token's `kid` must name one key.
+    public init(keys: [APIKey], bundleIdentifier: String) throws(DuplicateKeyIdentifier) {
         var byIdentifier: [String: APIKey] = [:]
         for key in keys {
-            precondition(byIdentifier.updateValue(key, forKey: key.keyIdentifier) == nil,
-                         "two API keys with the key id \(key.keyIdentifier)")
+            guard byIdentifier.updateValue(key, forKey: key.keyIdentifier) == nil else {
+                throw DuplicateKeyIdentifier(keyIdentifier: key.keyIdentifier)
+            }
         }
         self.keys = byIdentifier
         self.bundleIdentifier = bundleIdentifier
+    }
+
+    /// Two keys given with the same key id.
+    public struct DuplicateKeyIdentifier: Error, Hashable, Sendable, CustomStringConvertible {
+        public let keyIdentifier: String
+        public init(keyIdentifier: String) { self.keyIdentifier = keyIdentifier }
+        public var description: String { "two API keys have the key id '\(keyIdentifier)'" }
     }
 
     /// The key ids the verifier accepts, sorted.

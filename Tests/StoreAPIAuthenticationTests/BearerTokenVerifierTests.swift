@@ -12,8 +12,8 @@ final class BearerTokenVerifierTests: XCTestCase {
     static let key = TestAPIKey(seed: 1)
     static let bundleIdentifier = "com.example.forge"
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
-    let verifier = BearerTokenVerifier(keys: [BearerTokenVerifierTests.key.apiKey],
-                                       bundleIdentifier: BearerTokenVerifierTests.bundleIdentifier)
+    let verifier = try! BearerTokenVerifier(keys: [BearerTokenVerifierTests.key.apiKey],
+                                            bundleIdentifier: BearerTokenVerifierTests.bundleIdentifier)
 
     /// A token's parts as JSON text, so a test can write what no encoder would (a
     /// repeated name, a number where a string belongs).
@@ -173,6 +173,18 @@ final class BearerTokenVerifierTests: XCTestCase {
     }
 
     /// Reasons are machine names for a response header: lower-case words and dashes, distinct.
+    func testTwoKeysWithOneKeyIdAreRefused() throws {
+        let key = Self.key.apiKey
+        let twin = APIKey(keyIdentifier: key.keyIdentifier, issuerIdentifier: key.issuerIdentifier,
+                          publicKey: TestAPIKey(seed: 2).privateKey.publicKey)
+        XCTAssertThrowsError(try BearerTokenVerifier(keys: [key, TestAPIKey(seed: 3).apiKey, twin], bundleIdentifier: "b")) { error in
+            XCTAssertEqual(error as? BearerTokenVerifier.DuplicateKeyIdentifier,
+                           BearerTokenVerifier.DuplicateKeyIdentifier(keyIdentifier: key.keyIdentifier))
+        }
+        let both = try BearerTokenVerifier(keys: [key, TestAPIKey(seed: 3).apiKey], bundleIdentifier: "b")
+        XCTAssertEqual(both.keyIdentifiers, [key.keyIdentifier, TestAPIKey(seed: 3).keyIdentifier].sorted())
+    }
+
     func testReasonNamesAreHeaderTokens() {
         let names = AuthenticationFailure.Reason.allCases.map(\.rawValue)
         XCTAssertEqual(Set(names).count, names.count)
@@ -203,10 +215,10 @@ final class BearerTokenVerifierTests: XCTestCase {
         let token = try verifier.verify(authorization: authorization, now: Date()).get()
         XCTAssertNil(token.issuedAt, "Apple's Python client sends no iat")
         XCTAssertGreaterThan(token.expiration, started.addingTimeInterval(240), "Python's exp is now + 5 min")
-        let otherApp = BearerTokenVerifier(keys: [Self.key.apiKey], bundleIdentifier: "com.example.other")
+        let otherApp = try BearerTokenVerifier(keys: [Self.key.apiKey], bundleIdentifier: "com.example.other")
         XCTAssertEqual(otherApp.verify(authorization: authorization, now: Date()).failureReason, .bundleIdentifier)
         XCTAssertEqual(verifier.verify(authorization: authorization, now: token.expiration).failureReason, .expired)
-        let otherKey = BearerTokenVerifier(keys: [TestAPIKey(seed: 2).apiKey], bundleIdentifier: Self.bundleIdentifier)
+        let otherKey = try BearerTokenVerifier(keys: [TestAPIKey(seed: 2).apiKey], bundleIdentifier: Self.bundleIdentifier)
         XCTAssertEqual(otherKey.verify(authorization: authorization, now: Date()).failureReason, .unknownKeyIdentifier)
     }
 }
