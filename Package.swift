@@ -65,6 +65,8 @@ let package = Package(
         .target(name: "Receipt", dependencies: ["BER", crypto]),
         // StoreKit 2: compact JWS, header and the payload models the forge and verifier share.
         .target(name: "StoreKit2", dependencies: ["StrictJSON"]),
+        // The App Store Server API's gate: API keys, bearer-token checks, Apple's error table.
+        .target(name: "StoreAPIAuthentication", dependencies: ["FileAccess", "ForgeSupport", "StoreKit2", "StrictJSON", crypto]),
 
         // MARK: Verifiers
         // X.509, CMS, RSA PKCS#1 v1.5, P-256 ECDSA, chain building, receipt policies.
@@ -80,7 +82,7 @@ let package = Package(
         // The user's app: app files, `.storekit` imports, products and purchase history.
         .target(name: "AppInput", dependencies: ["ForgeSupport", "Receipt", "StrictJSON"]),
         // The PKCS#7 receipt forge and its case catalogue.
-        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StrictJSON"]),
+        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StoreAPIAuthentication", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
         .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
@@ -167,7 +169,7 @@ let package = Package(
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
-        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
@@ -194,6 +196,11 @@ let package = Package(
         .testTarget(
             name: "StoreKit2Tests",
             dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+        ),
+        // API keys, bearer tokens (Apple's Python client signs some) and the error table against Apple's enum.
+        .testTarget(
+            name: "StoreAPIAuthenticationTests",
+            dependencies: ["StoreAPIAuthentication", "ForgeSupport", "StoreKit2", "StrictJSON", "FileAccess", "TestSupport", crypto]
         ),
         .testTarget(
             name: "VerifierTests",

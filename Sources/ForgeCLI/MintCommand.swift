@@ -34,7 +34,9 @@ struct MintCommand: ParsableCommand {
             Output is deterministic: the same --now and --seed give byte-identical files. The default \
             reference dates keep every expected verdict true from today until 2090.
             `forge list` shows the cases. `--all` also writes the StoreKit 2 JWS cases into DIR/storekit2 \
-            (a forge tree of its own; see `forge jws`).
+            (a forge tree of its own; see `forge jws`), and the App Store Server API test key into \
+            DIR/api-key (SubscriptionKey_KEYID.p8 and api-key.json with its key id, issuer id and bundle id; \
+            derived from --seed, and accepted by `forge serve` by default).
             """
     )
 
@@ -68,15 +70,19 @@ struct MintCommand: ParsableCommand {
                 printError("forged \(pad(result.id, caseIDWidth)) \(pad(result.expected.rawValue, 22)) \(size)")
             }
         }
-        // The StoreKit 2 tree inside DIR is a forge tree of its own, not the user's.
+        // The StoreKit 2 and API key trees inside DIR are forge trees of their own, not the user's.
         var notes = report
-        notes.kept.removeAll { $0.hasPrefix(MintCommand.storeKit2Folder + "/") }
+        notes.kept.removeAll { $0.hasPrefix(MintCommand.storeKit2Folder + "/") || $0.hasPrefix(TestAPIKeyFolder.name + "/") }
         if !quiet { notes.printNotes() }
         if selection.all {
             let storeKit2 = URL(fileURLWithPath: out).appendingPathComponent(MintCommand.storeKit2Folder)
             let jwsForge = JWSForge(app: forge.app, settings: forge.settings)
             try jwsForge.writeFixtures(JWSCase.catalogue, to: storeKit2, context: "forge").printNotesIfLoud(quiet)
             if !quiet { printError("forged \(JWSCase.catalogue.count) StoreKit 2 JWS cases into \(storeKit2.standardizedFileURL.path)") }
+            let apiKey = TestAPIKeyFolder(settings: forge.settings, app: forge.app)
+            let apiKeyFolder = URL(fileURLWithPath: out).appendingPathComponent(TestAPIKeyFolder.name)
+            try writingFixtures(context: "forge") { try apiKey.write(to: apiKeyFolder) }.printNotesIfLoud(quiet)
+            if !quiet { printError("wrote the App Store Server API test key \(apiKey.key.keyIdentifier) into \(apiKeyFolder.standardizedFileURL.path)") }
         }
         let seconds = Date().timeIntervalSince(started)
         let valid = minted.filter { $0.expected == .valid }.count

@@ -135,8 +135,42 @@ final class FixtureSchemaTests: XCTestCase {
     }
 
     func testEveryFieldIsDescribedAndEveryObjectClosed() throws {
-        for name in ["manifest", "case", "check-results"] {
+        for name in ["manifest", "case", "check-results", "api-key"] {
             try SchemaDocument(name).assertDescribedAndClosed()
+        }
+    }
+
+    /// `api-key/api-key.json` as the forge writes it, for the example app and another
+    /// bundle id and seed, against `Schemas/api-key.schema.json`; one broken rule each is refused.
+    func testAPIKeyDescriptionMatchesTheSchema() throws {
+        let other = AppDescription(bundleIdentifier: "com.acme.shop", version: "7.1")
+        var documents: [(label: String, json: String)] = []
+        for (label, settings, app) in [("example", ForgeSettings(), AppDescription.example),
+                                       ("seed 99, com.acme.shop", ForgeSettings(seed: 99), other)] {
+            let directory = try scratchDirectory(for: self).appendingPathComponent(TestAPIKeyFolder.name)
+            let folder = TestAPIKeyFolder(settings: settings, app: app)
+            try folder.write(to: directory)
+            let json = try String(contentsOf: directory.appendingPathComponent(TestAPIKeyFolder.descriptionFile), encoding: .utf8)
+            let written = try JSONValue(json: json)
+            XCTAssertEqual(written["bundleId"]?.stringValue, app.bundleIdentifier, label)
+            let keyFile = try XCTUnwrap(written["privateKeyFile"]?.stringValue)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent(keyFile).path), label)
+            documents.append((label, json))
+        }
+        try assertAccepted(documents, by: "api-key")
+        try assertDeclaredFieldsAreWritten(schema: "api-key", documents: documents.map(\.json))
+        let valid = documents[0].json
+        let breaks: [(String, String)] = try [
+            ("an unknown field", edit(valid) { $0["teamId"] = "ABCDE12345" }),
+            ("no issuer id", edit(valid) { $0["issuerId"] = nil }),
+            ("a lower-case key id", edit(valid) { $0["keyId"] = "abcde12345" }),
+            ("an upper-case issuer id", edit(valid) { $0["issuerId"] = "4B1A1E4C-5B4F-4A0E-9C7D-2B0E1F2A3C4D" }),
+            ("an empty bundle id", edit(valid) { $0["bundleId"] = "" }),
+            ("a key file of another name", edit(valid) { $0["privateKeyFile"] = "AuthKey_ABCDE12345.p8" }),
+        ]
+        let errors = try JSONSchemaOracle.errors(in: breaks.map(\.1), schema: JSONSchemaOracle.schemaURL("api-key"))
+        for ((label, _), problems) in zip(breaks, errors) {
+            XCTAssertFalse(problems.isEmpty, "api-key.schema.json accepts \(label)")
         }
     }
 
