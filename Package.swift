@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "StoreKit2Verifier", targets: ["StoreKit2Verifier"]),
         .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
+        .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
