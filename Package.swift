@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
+        .library(name: "StoreControlAPI", targets: ["StoreControlAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -95,6 +96,9 @@ let package = Package(
         // One app's store (products, customers, transactions, subscriptions, clock, events): the one
         // model the Server API, notifications and receipts are derived from. No HTTP.
         .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2", "StoreKit2Forge"]),
+        // The control API (`/forge/v1/VERB`, SKTestSession's verbs) as method, path and body in,
+        // status, headers and body out: any HTTP layer serves it. No HTTP.
+        .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "StoreKit2", "StrictJSON"]),
 
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike (Hummingbird 2; no library depends on it).
@@ -192,6 +196,8 @@ let package = Package(
             name: "LocalAppStoreTests",
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
+        // The control API: every verb through the handler, bad input, routing, schema, concurrency.
+        .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(

@@ -1,5 +1,5 @@
 /// When a failed renewal takes effect.
-public enum BillingFailureTiming: String, Sendable, Hashable, Codable {
+public enum BillingFailureTiming: String, Sendable, Hashable, Codable, CaseIterable {
     /// The renewal is attempted now and fails: the period ends now.
     case now
     /// The next renewal, when the clock reaches the expiry date, fails.

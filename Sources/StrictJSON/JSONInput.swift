@@ -202,9 +202,8 @@ package struct JSONObject {
         for member in list {
             let location = input.path.appending(key: member.key).description
             if let knownKeys, !knownKeys.contains(member.key) {
-                let suggestion = JSONObject.closest(to: member.key, in: knownKeys).map { "did you mean '\($0)'? " } ?? ""
                 throw JSONInputError(.invalid, file: input.file, location: location,
-                                    "unknown field '\(member.key)' (\(suggestion)known fields: \(knownKeys.sorted().joined(separator: ", ")))")
+                                     JSONObject.unknownFieldReason(member.key, knownKeys: knownKeys))
             }
             guard members.updateValue(member.value, forKey: member.key) == nil else {
                 throw JSONInputError(.invalid, file: input.file, location: location,
@@ -234,6 +233,12 @@ package struct JSONObject {
                                 "required field '\(key)' is missing")
         }
         return member
+    }
+
+    /// Why `key` is refused: "unknown field 'quantty' (did you mean 'quantity'? known fields: …)".
+    static func unknownFieldReason(_ key: String, knownKeys: Set<String>) -> String {
+        let suggestion = closest(to: key, in: knownKeys).map { "did you mean '\($0)'? " } ?? ""
+        return "unknown field '\(key)' (\(suggestion)known fields: \(knownKeys.sorted().joined(separator: ", ")))"
     }
 
     /// The known key a mistyped one most likely meant: equal ignoring case, or at

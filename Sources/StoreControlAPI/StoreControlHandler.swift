@@ -1,0 +1,142 @@
+import AppInput
+import LocalAppStore
+import StoreKit2
+import StrictJSON
+
+/// The control API with no HTTP in it: a test drives the local App Store through
+/// `POST /forge/v1/VERB` (production) or `POST /sandbox/forge/v1/VERB` (sandbox) with a
+/// JSON body, and reads it with `GET /forge/v1/state`. Any HTTP layer hands it the
+/// method, path and body and sends back what it answers.
+///
+/// - Success: 200 with the action's `StoreActionResult` (the ids it created and the
+///   events it added); the state verb answers `StoreState.stateJSON()` with a `Link` to
+///   its schema.
+/// - Refusal: `{"error": {"code", "field", "message"}}`, 400 for a body that does not
+///   decode or an action the store refuses, 404 for a path that names no verb (the
+///   error lists them) or an environment with no store, 405 for the wrong method.
+///
+/// A request is decoded in full before the store is touched, and applied in one
+/// `LocalAppStore.write`, in which the store's action validates everything before it
+/// changes anything: a refused request leaves the store as it was, and concurrent
+/// requests are applied one after another.
+///
+/// Bodies and answers: `Schemas/store-control.schema.json`.
+public struct StoreControlHandler: Sendable {
+    /// The store of an environment, or nil when the caller serves none for it.
+    public typealias StoreLookup = @Sendable (AppEnvironment) -> LocalAppStore?
+
+    private let stores: StoreLookup
+
+    public init(stores: @escaping StoreLookup) {
+        self.stores = stores
+    }
+
+    public init(stores: [AppEnvironment: LocalAppStore]) {
+        self.init { stores[$0] }
+    }
+
+    /// Where the state document's schema is named (`Link: <…>; rel="describedby"`).
+    public static let stateSchemaIdentifier = "urn:receipt-forge:schema:store-state"
+
+    /// Answers one request. `path` is the request target's path (a query is ignored);
+    /// an empty body counts as `{}`.
+    public func respond(method: String, path: String, body: [UInt8]) -> ControlResponse {
+        guard let route = ControlPath(path) else {
+            return ControlError(.notFound, field: "path",
+                                "\(path) is not under \(ControlPath.productionPrefix) or \(ControlPath.sandboxPrefix)").response()
+        }
+        guard let verb = ControlVerb(rawValue: route.verbName) else {
+            return ControlError(.unknownVerb, field: "path",
+                                "no verb '\(route.verbName)' (verbs: \(ControlVerb.allCases.map(\.rawValue).joined(separator: ", ")))").response()
+        }
+        guard method == verb.method else {
+            return ControlError(.methodNotAllowed, field: "method", "\(verb.rawValue) takes \(verb.method), not \(method)")
+                .response(headers: ["Allow": verb.method])
+        }
+        guard let store = stores(route.environment) else {
+            return ControlError(.environmentNotServed, field: "path", "no \(route.environment.rawValue) store is served here").response()
+        }
+        do throws(ControlError) {
+            if verb == .state {
+                _ = try decode(EmptyRequest.self, from: body)
+                return ControlResponse(status: 200, headers: ["Link": "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\""],
+                                       body: store.read { $0.stateJSON() })
+            }
+            let result = try perform(verb, body: body, on: store)
+            return ControlResponse(status: 200, body: StoreKit2JSON.encode(result))
+        } catch {
+            return error.response()
+        }
+    }
+
+    /// Decodes the verb's body, then applies it in one write.
+    private func perform(_ verb: ControlVerb, body: [UInt8], on store: LocalAppStore) throws(ControlError) -> StoreActionResult {
+        let action: (inout StoreState) throws(StoreError) -> StoreActionResult
+        switch verb {
+        case .buyProduct:
+            action = try decode(BuyProductRequest.self, from: body).apply
+        case .forceRenewalOfSubscription:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.forceRenewalOfSubscription(originalTransactionId: request.originalTransactionId) }
+        case .expireSubscription:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.expireSubscription(originalTransactionId: request.originalTransactionId) }
+        case .failRenewal:
+            action = try decode(FailRenewalRequest.self, from: body).apply
+        case .recoverBilling:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.recoverBilling(originalTransactionId: request.originalTransactionId) }
+        case .disableAutoRenewForTransaction:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.disableAutoRenew(originalTransactionId: request.originalTransactionId) }
+        case .enableAutoRenewForTransaction:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.enableAutoRenew(originalTransactionId: request.originalTransactionId) }
+        case .changeRenewalProduct:
+            action = try decode(ChangeRenewalProductRequest.self, from: body).apply
+        case .refundTransaction:
+            action = try decode(RefundTransactionRequest.self, from: body).apply
+        case .declineRefund:
+            let request = try decode(TransactionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.declineRefund(transactionId: request.transactionId) }
+        case .reverseRefund:
+            let request = try decode(TransactionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.reverseRefund(transactionId: request.transactionId) }
+        case .revokeTransaction:
+            let request = try decode(TransactionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.revokeTransaction(transactionId: request.transactionId) }
+        case .requestConsumptionInformation:
+            action = try decode(ConsumptionRequest.self, from: body).apply
+        case .priceIncrease:
+            action = try decode(PriceIncreaseRequest.self, from: body).apply
+        case .acceptPriceIncrease:
+            let request = try decode(SubscriptionRequest.self, from: body)
+            action = { state throws(StoreError) in try state.acceptPriceIncrease(originalTransactionId: request.originalTransactionId) }
+        case .advanceClock:
+            action = try decode(AdvanceClockRequest.self, from: body).apply
+        case .clearTransactions:
+            action = try decode(ClearTransactionsRequest.self, from: body).apply
+        case .resetToDefaultState:
+            _ = try decode(EmptyRequest.self, from: body)
+            // The store keeps its default state: no rebuild under the lock.
+            store.resetToDefaultState()
+            return StoreActionResult()
+        case .state:
+            preconditionFailure("the state is read, not performed")
+        }
+        do throws(StoreError) {
+            return try store.write(action)
+        } catch {
+            throw ControlError(error)
+        }
+    }
+
+    /// The body through the strict parser (RFC 8259) and `Request`'s strict decoding.
+    private func decode<Request: Decodable>(_ type: Request.Type, from body: [UInt8]) throws(ControlError) -> Request {
+        do throws(JSONInputError) {
+            return try JSONInput.parse(body.isEmpty ? Array("{}".utf8) : body, file: "body").decode(type)
+        } catch {
+            throw ControlError(error)
+        }
+    }
+}
