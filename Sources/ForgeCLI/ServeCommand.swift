@@ -129,7 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
         if noAuth, !apiKeys.isEmpty { throw ValidationError("--no-auth checks no key: leave out --api-key or --no-auth") }
         var keyIdentifiers = Set<String>()
         for spec in apiKeys {
-            guard let (keyIdentifier, _) = Self.keySpec(spec) else { throw ValidationError("--api-key '\(spec)' is not KEYID=FILE") }
+            guard let keyIdentifier = Self.keySpec(spec)?.keyIdentifier else { throw ValidationError("--api-key '\(spec)' is not KEYID=FILE") }
             guard keyIdentifiers.insert(keyIdentifier).inserted else { throw ValidationError("--api-key: the key id '\(keyIdentifier)' is given twice") }
         }
         if let faults {

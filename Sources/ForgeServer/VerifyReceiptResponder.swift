@@ -36,7 +36,7 @@ struct VerifyReceiptResponder: HTTPResponder {
             logger.info("\(line)")
         }
         if ServerAPIEndpoint.isServerAPIPath(request.uri.path) {
-            return try await serverAPI(request, context: context, &line)
+            return try await answerServerAPI(request, context: context, &line)
         }
         let endpoint: VerifyReceiptEndpoint
         switch request.uri.path {
@@ -131,7 +131,7 @@ struct VerifyReceiptResponder: HTTPResponder {
     }
 
     /// An App Store Server API request: the handler answers, this converts.
-    private func serverAPI(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
+    private func answerServerAPI(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
         let body: [UInt8]
         switch try await readBody(request, context: context, &line) {
         case .body(let bytes): body = bytes
@@ -145,7 +145,7 @@ struct VerifyReceiptResponder: HTTPResponder {
         line.verdict = answer.logDetail ?? "ok"
         var headers = HTTPFields()
         for header in answer.headers {
-            if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
+            if let name = HTTPFields.Element.Name(header.name) { headers.append(HTTPFields.Element(name: name, value: header.value)) }
         }
         return Response(status: .init(code: answer.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))

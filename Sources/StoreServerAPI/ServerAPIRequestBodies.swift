@@ -142,8 +142,10 @@ extension ServerAPIRequestBody.ConsumptionV1 {
         }
         let deliveryStatus: DeliveryStatus = [.delivered, .undeliveredQualityIssue, .undeliveredWrongItem,
                                               .undeliveredServerOutage, .undeliveredOther, .undeliveredOther][delivery]
-        let percentage: Int? = consumption.flatMap { [nil, 0, 50_000, 100_000][$0] }
-        let refund: RefundPreference? = preference.flatMap { [nil, .grantFull, .decline, nil][$0] }
+        let percentages: [Int?] = [nil, 0, 50_000, 100_000]
+        let refunds: [RefundPreference?] = [nil, .grantFull, .decline, nil]
+        let percentage = consumption.flatMap { percentages[$0] }
+        let refund = preference.flatMap { refunds[$0] }
         return ConsumptionInformation(customerConsented: true, sampleContentProvided: sampleContentProvided, deliveryStatus: deliveryStatus,
                                       consumptionPercentage: percentage, refundPreference: refund)
     }
