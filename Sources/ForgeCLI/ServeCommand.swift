@@ -44,8 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             Bodies over 1 MiB get HTTP 413; a client that takes over 10 s to send its request is \
             disconnected. SIGTERM or SIGINT stops the server after the requests in flight (exit 0). \
-            One log line per request goes to standard error (not with --quiet); the address is printed \
-            on standard output once the server listens.
+            One log line per request goes to standard error (not with --quiet); the address and the Server API base URLs are \
+            printed on standard output once the server listens.
 
             Exit codes: 0 stopped by SIGTERM or SIGINT; 64 usage error; \(ForgeExit.malformedInput.rawValue) a --root or \
             --xcode-root is not a certificate, an --api-key file is not a P-256 key, or an app option is bad; \
@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
               forge serve          # http://127.0.0.1:8080, trusting Certs/root.cer
               forge serve --port 0 --shared-secret 0123abcd --accept-xcode
               forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,delay-500=10%' --seed 7
-              forge serve --api-key ABC123DEFG=SubscriptionKey_ABC123DEFG.p8 --issuer 57246542-96fe-1a63-e053-0824d011072a \
+              forge serve --api-key ABC123DEFG=SubscriptionKey_ABC123DEFG.p8 --issuer 57246542-96fe-1a63-e053-0824d011072a \\
                 --bundle-id com.example.app --customers 1000 --now 2026-01-15T00:00:00Z
               curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" \\
                 http://127.0.0.1:8080/verifyReceipt
