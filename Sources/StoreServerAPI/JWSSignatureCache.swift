@@ -12,6 +12,7 @@ final class JWSSignatureCache: @unchecked Sendable {
     // @unchecked: `signatures` is only touched with `lock` held; `forge` is immutable.
     private let lock = NSLock()
     private var signatures: [[UInt8]: String] = [:]
+    private var made = 0
     private let forge: JWSForge
     let capacity: Int
 
@@ -34,9 +35,14 @@ final class JWSSignatureCache: @unchecked Sendable {
                 signatures.remove(at: signatures.startIndex)
             }
             signatures[payload] = jws
+            made += 1
         }
         return jws
     }
 
+    /// Signatures kept now (at most `capacity`).
     var count: Int { lock.withLock { signatures.count } }
+
+    /// Signatures made (not taken from the cache) so far.
+    var signaturesMade: Int { lock.withLock { made } }
 }

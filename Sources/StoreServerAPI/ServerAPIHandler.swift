@@ -34,8 +34,8 @@ public struct ServerAPIHandler: Sendable {
         signatures = JWSSignatureCache(authority: authority, capacity: Self.signatureCacheCapacity)
     }
 
-    /// Signatures in the cache (for tests of the cache: a repeated read signs once).
-    public var cachedSignatureCount: Int { signatures.count }
+    /// JWS signed so far, not counting those the cache answered (a repeated read signs once).
+    public var signaturesMade: Int { signatures.signaturesMade }
 
     public func respond(to request: ServerAPIRequest) -> ServerAPIResponse {
         let route = ServerAPIEndpoint.route(method: request.method, path: request.path)

@@ -16,11 +16,11 @@ final class ServerAPIEndpointTests: XCTestCase {
                                              (.sandbox, "/sandbox/inApps", fixture.stores.sandbox)] {
             let bought = try store.write { try $0.buyProduct(customer: "alice", productId: pro) }
             let id = bought.transactionIds[0]
-            let before = fixture.handler.cachedSignatureCount
+            let before = fixture.handler.signaturesMade
             let first = try fixture.json("GET", "\(prefix)/v1/transactions/\(id)")
             let second = try fixture.json("GET", "\(prefix)/v1/transactions/\(id)")
             XCTAssertEqual(first, second, "the same store instant gives the same JWS")
-            XCTAssertEqual(fixture.handler.cachedSignatureCount, before + 1, "a repeated read signs once")
+            XCTAssertEqual(fixture.handler.signaturesMade, before + 1, "a repeated read signs once")
             let payload = try Fixture.verified(first["signedTransactionInfo"], kind: .transaction, environment: environment)
             XCTAssertEqual(payload["transactionId"]?.stringValue, id)
             XCTAssertEqual(payload["environment"]?.stringValue, environment.rawValue)
