@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
         .library(name: "StoreControlAPI", targets: ["StoreControlAPI"]),
+        .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -100,12 +101,18 @@ let package = Package(
         // status, headers and body out: any HTTP layer serves it. No HTTP.
         .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "StoreKit2", "StrictJSON"]),
 
+        // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
+        // signed answers from the production and sandbox stores.
+        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+                                                       "StoreKit2Forge", "StrictJSON"]),
+
         // MARK: Server and CLI
-        // `forge serve`: the verifyReceipt look-alike (Hummingbird 2; no library depends on it).
+        // `forge serve`: the verifyReceipt look-alike and the Server API over HTTP (Hummingbird 2; no library depends on it).
         .target(
             name: "ForgeServer",
             dependencies: [
-                "BER", "ForgeCA", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier", "StrictJSON",
+                "BER", "ForgeCA", "ForgeSupport", "LocalAppStore", "Receipt", "ReceiptForge", "ReceiptVerifier", "StoreAPIAuthentication",
+                "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -118,7 +125,7 @@ let package = Package(
             dependencies: [
                 "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
-                "StoreKit2Verifier", "StrictJSON",
+                "StoreKit2Verifier", "StrictJSON", "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -176,7 +183,11 @@ let package = Package(
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
         .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport"]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport",
+                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
+        // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
+        .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+                                                                 "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).

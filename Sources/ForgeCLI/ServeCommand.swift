@@ -1,14 +1,17 @@
 import ArgumentParser
 import ForgeServer
 import Foundation
+import LocalAppStore
 import Logging
 import ReceiptForge
+import StoreAPIAuthentication
+import StoreServerAPI
 
 /// `forge serve`: a verifyReceipt look-alike HTTP server for testing server-side receipt code.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Answer like Apple's verifyReceipt, from the forge's receipts (or any receipt chaining to --root).",
+        abstract: "Answer like Apple's verifyReceipt and App Store Server API, from the forge's receipts and a local App Store.",
         discussion: """
             POST /verifyReceipt (production) and POST /sandbox/verifyReceipt (sandbox) take Apple's JSON \
             request ({"receipt-data": BASE64, "password": HEX, "exclude-old-transactions": BOOL}) and answer \
@@ -20,22 +23,40 @@ struct ServeCommand: AsyncParsableCommand {
             production receipt at sandbox; 21004 for a password that is not --shared-secret; 21000 for a \
             method other than POST. GET /health answers 200 once the server is ready.
 
+            The App Store Server API of a local App Store, production at http://HOST:PORT (paths \
+            /inApps/v1/transactions/ID …) and sandbox at http://HOST:PORT/sandbox (/sandbox/inApps/…), \
+            printed at start: point a client's base URL there (Apple's Python client: \
+            client._base_url = "http://127.0.0.1:8080"). Every endpoint but the notification ones: \
+            transaction info, history v1 and v2 (filters, sort, 20 per page), subscription statuses, order \
+            lookup, refund history, consumption information, renewal-date extensions (single, mass, mass \
+            status), app account token, finish transaction, app transaction info. Each environment is a \
+            store of --customers customers (default \(StoreConfiguration.defaultCustomers)) of the app the \
+            app options describe, drawn from --seed, its clock at --now's receipt creation date; answers \
+            are JWS signed by the forge's StoreKit 2 CA (Certs/jws-root.cer). Errors are Apple's \
+            {"errorCode","errorMessage"}. Requests need `Authorization: Bearer JWT` signed by an API key: \
+            by default the forge's test key of --seed (api-key/ of a `forge --all` tree); --api-key \
+            KEYID=FILE with --issuer ID accepts yours instead; --no-auth accepts any request. A refused \
+            token gets 401 `Unauthenticated` as from Apple, and the header X-Forge-Auth-Failure names \
+            the check that failed.
+
             Faults for a client's error paths: the request header `X-Forge-Fault: FAULT`, or --faults \
             FAULT=RATE,... at random (reproducible with --seed). FAULT is one of: \(Fault.spellings).
 
             Bodies over 1 MiB get HTTP 413; a client that takes over 10 s to send its request is \
             disconnected. SIGTERM or SIGINT stops the server after the requests in flight (exit 0). \
-            One log line per request goes to standard error (not with --quiet); the address is printed \
-            on standard output once the server listens.
+            One log line per request goes to standard error (not with --quiet); the address and the Server API base URLs are \
+            printed on standard output once the server listens.
 
             Exit codes: 0 stopped by SIGTERM or SIGINT; 64 usage error; \(ForgeExit.malformedInput.rawValue) a --root or \
-            --xcode-root is not a certificate; \(ForgeExit.ioError.rawValue) one cannot be read, or the address cannot be \
-            listened on (in use, not local).
+            --xcode-root is not a certificate, an --api-key file is not a P-256 key, or an app option is bad; \
+            \(ForgeExit.ioError.rawValue) one cannot be read, or the address cannot be listened on (in use, not local).
 
             Examples:
               forge serve          # http://127.0.0.1:8080, trusting Certs/root.cer
               forge serve --port 0 --shared-secret 0123abcd --accept-xcode
               forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,delay-500=10%' --seed 7
+              forge serve --api-key ABC123DEFG=SubscriptionKey_ABC123DEFG.p8 --issuer 57246542-96fe-1a63-e053-0824d011072a \\
+                --bundle-id com.example.app --customers 1000 --now 2026-01-15T00:00:00Z
               curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" \\
                 http://127.0.0.1:8080/verifyReceipt
             """
@@ -65,8 +86,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Random faults: FAULT=RATE,… with RATE a fraction (0.05) or percentage (5%).", valueName: "SPEC"))
     var faults: String?
 
-    @Option(help: ArgumentHelp("The seed of --faults' random draws.", valueName: "N"))
-    var seed: UInt64 = ForgeSettings.defaultSeed
+    @OptionGroup var reference: ReferenceOptions
+
+    @OptionGroup var app: AppOptions
+
+    @Option(help: ArgumentHelp(
+        "Customers of each store's default population (0: empty stores; default \(StoreConfiguration.defaultCustomers)).",
+        valueName: "N"))
+    var customers = StoreConfiguration.defaultCustomers
+
+    @Option(name: .customLong("api-key"), help: ArgumentHelp(
+        "An App Store Server API key tokens may be signed with: its key id and its .p8 (or public key PEM) file. "
+            + "Repeat for several; needs --issuer. Default: the forge's test key of --seed.",
+        valueName: "KEYID=FILE"))
+    var apiKeys: [String] = []
+
+    @Option(help: ArgumentHelp("The issuer id of the --api-key keys (App Store Connect shows it above the keys).", valueName: "ID"))
+    var issuer: String?
+
+    @Flag(name: .customLong("no-auth"), help: "Answer Server API requests without checking their Authorization.")
+    var noAuth = false
+
+    /// The seed of the stores and of --faults' random draws.
+    private var seed: UInt64 { reference.seed ?? ForgeSettings.defaultSeed }
 
     @Flag(name: .customLong("accept-xcode"), help: "Answer receipts signed by an Xcode StoreKit certificate with 0 and environment Xcode (Apple, and the default here: 21002).")
     var acceptXcode = false
@@ -80,6 +122,15 @@ struct ServeCommand: AsyncParsableCommand {
             guard !sharedSecret.isEmpty, sharedSecret.allSatisfy(\.isHexDigit) else {
                 throw ValidationError("--shared-secret '\(sharedSecret)' is not hexadecimal (App Store Connect shows 32 hex digits)")
             }
+        }
+        guard customers >= 0 else { throw ValidationError("--customers \(customers) is negative") }
+        if !apiKeys.isEmpty, issuer == nil { throw ValidationError("--api-key needs --issuer (the keys' issuer id)") }
+        if issuer != nil, apiKeys.isEmpty { throw ValidationError("--issuer names the issuer of --api-key keys; give at least one") }
+        if noAuth, !apiKeys.isEmpty { throw ValidationError("--no-auth checks no key: leave out --api-key or --no-auth") }
+        var keyIdentifiers = Set<String>()
+        for spec in apiKeys {
+            guard let keyIdentifier = Self.keySpec(spec)?.keyIdentifier else { throw ValidationError("--api-key '\(spec)' is not KEYID=FILE") }
+            guard keyIdentifiers.insert(keyIdentifier).inserted else { throw ValidationError("--api-key: the key id '\(keyIdentifier)' is given twice") }
         }
         if let faults {
             do {
@@ -103,6 +154,11 @@ struct ServeCommand: AsyncParsableCommand {
         options.sharedSecret = sharedSecret
         options.acceptXcode = acceptXcode
         options.faults = try faults.map { try FaultPlan(spec: $0, seed: seed) }
+        let appDescription = try app.description(context: "forge serve")
+        let settings = try reference.settings()
+        options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,
+                                                           customers: customers))
+        options.serverAPIAuthentication = try serverAPIAuthentication(bundleIdentifier: appDescription.bundleIdentifier)
 
         var logger = Logger(label: "forge-serve") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = quiet ? .warning : .info
@@ -110,12 +166,49 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await VerifyReceiptServer(options: options, logger: logger).run { port in
                 // Unbuffered, so a script or test reading the port sees it at once.
-                FileHandle.standardOutput.write(Data(
-                    "forge serve: listening on http://\(host):\(port) (POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n".utf8))
+                FileHandle.standardOutput.write(Data(("forge serve: listening on http://\(host):\(port) "
+                    + "(POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n"
+                    + "forge serve: App Store Server API, production: http://\(host):\(port)\n"
+                    + "forge serve: App Store Server API, sandbox: http://\(host):\(port)/sandbox\n").utf8))
             }
         } catch {
             printError("forge serve: cannot serve on \(host):\(port): \(error)")
             throw ForgeExit.ioError.code
+        }
+    }
+
+    /// `KEYID=FILE` split at the first `=`; nil when either side is empty.
+    static func keySpec(_ spec: String) -> (keyIdentifier: String, path: String)? {
+        guard let equals = spec.firstIndex(of: "=") else { return nil }
+        let keyIdentifier = String(spec[..<equals])
+        let path = String(spec[spec.index(after: equals)...])
+        return keyIdentifier.isEmpty || path.isEmpty ? nil : (keyIdentifier, path)
+    }
+
+    /// --no-auth, the --api-key keys, or the test key of --seed. A key file that cannot
+    /// be read or is no P-256 key exits 74 or 65 naming it.
+    private func serverAPIAuthentication(bundleIdentifier: String) throws -> ServerAPIAuthentication {
+        if noAuth { return .disabled }
+        guard let issuer else { return .testKey(seed: seed, bundleIdentifier: bundleIdentifier) }
+        var keys: [APIKey] = []
+        for spec in apiKeys {
+            // validate() checked the form.
+            let (keyIdentifier, path) = Self.keySpec(spec)!
+            do throws(APIKeyError) {
+                keys.append(try APIKey.load(contentsOfFile: path, issuerIdentifier: issuer, keyIdentifier: keyIdentifier))
+            } catch {
+                printError("forge serve: --api-key: \(error)")
+                switch error {
+                case .unreadable, .noFile: throw ForgeExit.ioError.code
+                default: throw ForgeExit.malformedInput.code
+                }
+            }
+        }
+        do throws(BearerTokenVerifier.DuplicateKeyIdentifier) {
+            return .bearerTokens(try BearerTokenVerifier(keys: keys, bundleIdentifier: bundleIdentifier))
+        } catch {
+            // validate() refuses a key id given twice.
+            throw ValidationError("--api-key: \(error)")
         }
     }
 }

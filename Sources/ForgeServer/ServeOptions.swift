@@ -1,7 +1,9 @@
 import Foundation
+import ForgeCA
+import LocalAppStore
 import ReceiptForge
 import ReceiptVerifier
-import ForgeCA
+import StoreServerAPI
 
 /// Everything `forge serve` is configured with.
 public struct ServeOptions: Sendable {
@@ -26,8 +28,17 @@ public struct ServeOptions: Sendable {
     /// How long a client may take to send its request (head and body), and how long an
     /// idle keep-alive connection stays open.
     public var readTimeout: Duration = .seconds(10)
-    /// The time of a request (`request_date`).
+    /// The time of a request (`request_date`), and the wall clock Server API tokens are
+    /// checked against (the store keeps its own clock).
     public var clock: @Sendable () -> Date = { Date() }
+    /// The App Store Server API's stores, production (`http://HOST:PORT/inApps/…`) and
+    /// sandbox (`http://HOST:PORT/sandbox/inApps/…`): the default population of the
+    /// example app. Shared by reference, so the embedding code (a test) can drive them.
+    public var stores = LocalAppStores()
+    /// How the Server API checks bearer tokens: by default it accepts the forge's test
+    /// key of the default seed (`api-key/` of a `forge --all` tree) for the stores' app.
+    public var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: ForgeSettings.defaultSeed,
+                                                                          bundleIdentifier: LocalAppStores.defaultBundleIdentifier)
     /// Awaited once a verifyReceipt request's body has been read, before its answer is
     /// made (and before a `delay-MS` fault waits): the embedding code sees requests in
     /// flight, as a test does that shuts the server down while it holds one.

@@ -2,12 +2,14 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import StoreServerAPI
 
 /// The HTTP side of `forge serve`: routes, methods, body limits, faults, one log line
 /// per request. `VerifyReceiptService` makes the answers.
 ///
 /// - `POST /verifyReceipt`, `POST /sandbox/verifyReceipt`: HTTP 200 and a JSON status
 ///   (another method: status 21000);
+/// - `/inApps/…` and `/sandbox/inApps/…`: the App Store Server API (`ServerAPIHandler`);
 /// - `GET /health`: 200 `{"status":"ok"}`;
 /// - anything else: 404.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
@@ -15,6 +17,8 @@ struct VerifyReceiptResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
 
     let service: VerifyReceiptService
+    /// The App Store Server API (`/inApps/…`, `/sandbox/inApps/…`).
+    let serverAPI: ServerAPIHandler
     let faults: FaultPlan?
     let maximumBodySize: Int
     let readTimeout: Duration
@@ -30,6 +34,9 @@ struct VerifyReceiptResponder: HTTPResponder {
         defer {
             line.milliseconds = Double((ContinuousClock.now - start) / .microseconds(1)) / 1000
             logger.info("\(line)")
+        }
+        if ServerAPIEndpoint.isServerAPIPath(request.uri.path) {
+            return try await answerServerAPI(request, context: context, &line)
         }
         let endpoint: VerifyReceiptEndpoint
         switch request.uri.path {
@@ -65,23 +72,10 @@ struct VerifyReceiptResponder: HTTPResponder {
             throw ConnectionDropped()
         }
 
-        // The body, up to the limit and within the read timeout.
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
-            return tooLarge(context.channel, &line)
-        }
-        let channel = context.channel
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(readTimeout)) { channel.close(promise: nil) }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: maximumBodySize)
-            timer.cancel()
-        } catch is NIOTooManyBytesError {
-            timer.cancel()
-            return tooLarge(channel, &line)
-        } catch {
-            timer.cancel()
-            line.verdict = "body-not-received"
-            throw error
+        let body: [UInt8]
+        switch try await readBody(request, context: context, &line) {
+        case .body(let bytes): body = bytes
+        case .refused(let response): return response
         }
         await requestReceived(endpoint)
 
@@ -106,7 +100,55 @@ struct VerifyReceiptResponder: HTTPResponder {
         case .close, nil:
             break
         }
-        return answer(service.answer(body: Array(buffer: body), at: endpoint), &line)
+        return answer(service.answer(body: body, at: endpoint), &line)
+    }
+
+    private enum BodyRead {
+        case body([UInt8])
+        /// Too large: the answer to send (the connection closes after it).
+        case refused(Response)
+    }
+
+    /// The body, up to the limit and within the read timeout.
+    private func readBody(_ request: Request, context: Context, _ line: inout LogLine) async throws -> BodyRead {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+            return .refused(tooLarge(context.channel, &line))
+        }
+        let channel = context.channel
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(readTimeout)) { channel.close(promise: nil) }
+        do {
+            let body = try await request.body.collect(upTo: maximumBodySize)
+            timer.cancel()
+            return .body(Array(buffer: body))
+        } catch is NIOTooManyBytesError {
+            timer.cancel()
+            return .refused(tooLarge(channel, &line))
+        } catch {
+            timer.cancel()
+            line.verdict = "body-not-received"
+            throw error
+        }
+    }
+
+    /// An App Store Server API request: the handler answers, this converts.
+    private func answerServerAPI(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
+        let body: [UInt8]
+        switch try await readBody(request, context: context, &line) {
+        case .body(let bytes): body = bytes
+        case .refused(let response): return response
+        }
+        let answer = serverAPI.respond(to: ServerAPIRequest(
+            method: request.method.rawValue, path: request.uri.path,
+            query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
+            authorization: request.headers[.authorization], body: body))
+        line.http = answer.status
+        line.verdict = answer.logDetail ?? "ok"
+        var headers = HTTPFields()
+        for header in answer.headers {
+            if let name = HTTPFields.Element.Name(header.name) { headers.append(HTTPFields.Element(name: name, value: header.value)) }
+        }
+        return Response(status: .init(code: answer.status), headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     private func answer(_ answer: VerifyReceiptAnswer, _ line: inout LogLine) -> Response {

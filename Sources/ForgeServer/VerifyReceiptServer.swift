@@ -2,9 +2,10 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreServerAPI
 import UnixSignals
 
-/// `forge serve`: a verifyReceipt look-alike on Hummingbird 2. Runs until SIGTERM or
+/// `forge serve`: a verifyReceipt look-alike and the App Store Server API on Hummingbird 2. Runs until SIGTERM or
 /// SIGINT (or until the task running it is cancelled, or a surrounding `ServiceGroup`
 /// shuts down gracefully), then stops accepting connections, finishes the requests in
 /// flight and returns.
@@ -21,7 +22,10 @@ public struct VerifyReceiptServer: Sendable {
     /// The Hummingbird application: a `Service` to run in a `ServiceGroup`.
     /// `onRunning` gets the port the server listens on (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
-        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), faults: options.faults,
+        let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
+                                         wallClock: options.clock)
+        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI,
+                                               faults: options.faults,
                                                maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
                                                requestReceived: options.requestReceived, logger: logger)
         let timeout = TimeAmount(options.readTimeout)

@@ -13,7 +13,14 @@ final class ServeCommandTests: XCTestCase {
         for (arguments, message) in [(["--faults", "nope=1"], "'nope' is not a fault"),
                                      (["--faults", "21005=0.9,close=0.2"], "more than 1"),
                                      (["--shared-secret", "not-hex"], "is not hexadecimal"),
-                                     (["--port", "70000"], "is not between 0 and 65535")] {
+                                     (["--port", "70000"], "is not between 0 and 65535"),
+                                     (["--api-key", "KEY=key.p8"], "--api-key needs --issuer"),
+                                     (["--issuer", "x"], "give at least one"),
+                                     (["--api-key", "nofile", "--issuer", "x"], "is not KEYID=FILE"),
+                                     (["--api-key", "K=a.p8", "--api-key", "K=b.p8", "--issuer", "x"], "'K' is given twice"),
+                                     (["--api-key", "K=a.p8", "--issuer", "x", "--no-auth"], "--no-auth checks no key"),
+                                     (["--customers=-1"], "is negative"),
+                                     (["--now", "yesterday"], "is not an RFC 3339 date")] {
             let output = try forge(arguments)
             XCTAssertEqual(output.status, 64, "\(arguments)")
             XCTAssertTrue(output.standardError.contains(message), "\(arguments): \(output.standardError)")
@@ -28,6 +35,13 @@ final class ServeCommandTests: XCTestCase {
         let notCertificate = FileManager.default.temporaryDirectory.appendingPathComponent("serve-not-a-cert-\(UUID().uuidString)")
         try Data("not a certificate".utf8).write(to: notCertificate)
         defer { try? FileManager.default.removeItem(at: notCertificate) }
+        let missingKey = try forge(["--api-key", "K=/nonexistent/SubscriptionKey_K.p8", "--issuer", "x"])
+        XCTAssertEqual(missingKey.status, 74)
+        XCTAssertTrue(missingKey.standardError.contains("/nonexistent/SubscriptionKey_K.p8"), missingKey.standardError)
+        let notKey = try forge(["--api-key", "K=\(notCertificate.path)", "--issuer", "x"])
+        XCTAssertEqual(notKey.status, 65)
+        XCTAssertTrue(notKey.standardError.contains(notCertificate.path), notKey.standardError)
+
         let malformed = try forge(["--xcode-root", notCertificate.path])
         XCTAssertEqual(malformed.status, 65)
         XCTAssertTrue(malformed.standardError.contains("--xcode-root \(notCertificate.path) is not a usable certificate"),

@@ -1,0 +1,48 @@
+import ForgeCA
+import Foundation
+import StoreKit2Forge
+
+/// Signs Server API payloads as the JWS forge signs (ES256 with the StoreKit 2 CA's
+/// leaf, `x5c` of leaf, intermediate and root) and remembers signatures by payload
+/// bytes: a payload holds its `signedDate`, so the same bytes mean the same answer,
+/// and a client polling Get Transaction Info costs one signature per transaction
+/// version and store instant, not one per request. At most `capacity` entries are
+/// kept; a new one beyond that evicts an arbitrary old one.
+final class JWSSignatureCache: @unchecked Sendable {
+    // @unchecked: `signatures` is only touched with `lock` held; `forge` is immutable.
+    private let lock = NSLock()
+    private var signatures: [[UInt8]: String] = [:]
+    private var made = 0
+    private let forge: JWSForge
+    let capacity: Int
+
+    init(authority: JWSAuthority, capacity: Int) {
+        precondition(capacity > 0, "a cache holds at least one signature")
+        forge = JWSForge(authority: authority)
+        self.capacity = capacity
+    }
+
+    func sign(_ payload: [UInt8]) throws(ServerAPIFailure) -> String {
+        if let cached = lock.withLock({ signatures[payload] }) { return cached }
+        let jws: String
+        do {
+            jws = try forge.sign(payload, flaw: .none, serial: 0)
+        } catch {
+            throw ServerAPIFailure(.generalInternal, "signing failed: \(error)")
+        }
+        lock.withLock {
+            if signatures.count >= capacity, signatures[payload] == nil {
+                signatures.remove(at: signatures.startIndex)
+            }
+            signatures[payload] = jws
+            made += 1
+        }
+        return jws
+    }
+
+    /// Signatures kept now (at most `capacity`).
+    var count: Int { lock.withLock { signatures.count } }
+
+    /// Signatures made (not taken from the cache) so far.
+    var signaturesMade: Int { lock.withLock { made } }
+}

@@ -1,0 +1,104 @@
+import AppInput
+import Foundation
+import LocalAppStore
+
+/// An App Store Server API endpoint with the values its path carries, as Apple's clients
+/// call it (paths below `/inApps`; the sandbox's below `/sandbox/inApps`).
+public enum ServerAPIEndpoint: Sendable, Hashable {
+    /// GET `/v1/transactions/{transactionId}`
+    case transactionInfo(transactionId: String)
+    /// GET `/v1/history/{transactionId}` and `/v2/history/{transactionId}`
+    case transactionHistory(transactionId: String, version: HistoryQuery.Version)
+    /// GET `/v1/subscriptions/{transactionId}`
+    case subscriptionStatuses(transactionId: String)
+    /// GET `/v1/lookup/{orderId}`
+    case lookUpOrder(orderId: String)
+    /// GET `/v2/refund/lookup/{transactionId}`
+    case refundHistory(transactionId: String)
+    /// PUT `/v1/transactions/consumption/{transactionId}` (the deprecated request) and `/v2/…`
+    case sendConsumptionInformation(transactionId: String, version: Int)
+    /// PUT `/v1/subscriptions/extend/{originalTransactionId}`
+    case extendRenewalDate(originalTransactionId: String)
+    /// POST `/v1/subscriptions/extend/mass`
+    case extendRenewalDatesForAllActiveSubscribers
+    /// GET `/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`
+    case massExtensionStatus(productId: String, requestIdentifier: String)
+    /// GET `/v1/transactions/appTransactions/{transactionId}`
+    case appTransactionInfo(transactionId: String)
+    /// PUT `/v1/transactions/{originalTransactionId}/appAccountToken`
+    case setAppAccountToken(originalTransactionId: String)
+    /// POST `/v1/transactions/{transactionId}/finish`
+    case finishTransaction(transactionId: String)
+
+    /// Where a path leads: an endpoint, a known path asked with another method, or nothing.
+    public enum Route: Sendable, Hashable {
+        case endpoint(ServerAPIEndpoint, AppEnvironment)
+        case methodNotAllowed(allowed: String)
+        case notFound
+    }
+
+    /// The path prefix of each environment's base URL.
+    public static let productionPrefix = "/inApps/"
+    public static let sandboxPrefix = "/sandbox/inApps/"
+
+    /// Whether `path` belongs to the Server API of either environment (the transport's routing question).
+    public static func isServerAPIPath(_ path: String) -> Bool {
+        path.hasPrefix(productionPrefix) || path.hasPrefix(sandboxPrefix)
+    }
+
+    /// The route of `method` `path` (percent-encoded as received).
+    public static func route(method: String, path: String) -> Route {
+        let environment: AppEnvironment
+        let rest: Substring
+        if path.hasPrefix(productionPrefix) {
+            environment = .production
+            rest = path.dropFirst(productionPrefix.count)
+        } else if path.hasPrefix(sandboxPrefix) {
+            environment = .sandbox
+            rest = path.dropFirst(sandboxPrefix.count)
+        } else {
+            return .notFound
+        }
+        var segments: [String] = []
+        for raw in rest.split(separator: "/", omittingEmptySubsequences: false) {
+            guard let segment = raw.removingPercentEncoding, !segment.isEmpty else { return .notFound }
+            segments.append(segment)
+        }
+        guard let (endpoint, expected) = match(segments) else { return .notFound }
+        guard method == expected else { return .methodNotAllowed(allowed: expected) }
+        return .endpoint(endpoint, environment)
+    }
+
+    /// The endpoint of `segments` (below `/inApps`) and the method it is called with.
+    private static func match(_ segments: [String]) -> (ServerAPIEndpoint, String)? {
+        switch segments.count {
+        case 3:
+            let id = segments[2]
+            switch (segments[0], segments[1]) {
+            case ("v1", "transactions"): return (.transactionInfo(transactionId: id), "GET")
+            case ("v1", "history"): return (.transactionHistory(transactionId: id, version: .v1), "GET")
+            case ("v2", "history"): return (.transactionHistory(transactionId: id, version: .v2), "GET")
+            case ("v1", "subscriptions"): return (.subscriptionStatuses(transactionId: id), "GET")
+            case ("v1", "lookup"): return (.lookUpOrder(orderId: id), "GET")
+            default: return nil
+            }
+        case 4:
+            let last = segments[3]
+            switch (segments[0], segments[1], segments[2]) {
+            case ("v2", "refund", "lookup"): return (.refundHistory(transactionId: last), "GET")
+            case ("v1", "transactions", "consumption"): return (.sendConsumptionInformation(transactionId: last, version: 1), "PUT")
+            case ("v2", "transactions", "consumption"): return (.sendConsumptionInformation(transactionId: last, version: 2), "PUT")
+            case ("v1", "subscriptions", "extend") where last == "mass": return (.extendRenewalDatesForAllActiveSubscribers, "POST")
+            case ("v1", "subscriptions", "extend"): return (.extendRenewalDate(originalTransactionId: last), "PUT")
+            case ("v1", "transactions", "appTransactions"): return (.appTransactionInfo(transactionId: last), "GET")
+            case ("v1", "transactions", let id) where last == "appAccountToken": return (.setAppAccountToken(originalTransactionId: id), "PUT")
+            case ("v1", "transactions", let id) where last == "finish": return (.finishTransaction(transactionId: id), "POST")
+            default: return nil
+            }
+        case 6 where segments[0...3] == ["v1", "subscriptions", "extend", "mass"]:
+            return (.massExtensionStatus(productId: segments[4], requestIdentifier: segments[5]), "GET")
+        default:
+            return nil
+        }
+    }
+}

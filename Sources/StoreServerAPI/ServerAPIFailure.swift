@@ -1,0 +1,25 @@
+import LocalAppStore
+import StoreAPIAuthentication
+
+/// Why the Server API refused a request: Apple's error (its body and HTTP status go to
+/// the client) and, for the log, what exactly was wrong.
+public struct ServerAPIFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public let error: StoreAPIError
+    public let detail: String
+
+    public init(_ error: StoreAPIError, _ detail: String) {
+        self.error = error
+        self.detail = detail
+    }
+
+    /// The store's refusal as Apple's error: its own code when the API has one, else
+    /// 4000000 (a value the API has no specific code for).
+    public init(_ storeError: StoreError) {
+        let error = storeError.code.appleErrorCode.flatMap(StoreAPIError.init(rawValue:)) ?? .generalBadRequest
+        self.init(error, storeError.description)
+    }
+
+    public var description: String { "\(error.rawValue) \(error.name): \(detail)" }
+
+    var response: ServerAPIResponse { .json(error.httpStatus, error.body) }
+}

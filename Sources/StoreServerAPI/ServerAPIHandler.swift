@@ -1,0 +1,267 @@
+import AppInput
+import ForgeCA
+import Foundation
+import LocalAppStore
+import StoreAPIAuthentication
+import StoreKit2
+
+/// The App Store Server API without HTTP: a request in, Apple's answer out. Routes
+/// every endpoint of both environments (`/inApps/…` to the production store,
+/// `/sandbox/inApps/…` to the sandbox one), checks the bearer token first, reads or
+/// writes the store under its lock, then signs the payloads outside it.
+///
+/// Answers as Apple's server does: 200 with JSON (202 and no body for consumption
+/// information, 200 and no body for the app account token and finish); errors as
+/// `{"errorCode","errorMessage"}` with `Content-Type: application/json` and the code's
+/// HTTP status; a bad token 401 `Unauthenticated` (plus `X-Forge-Auth-Failure: reason`,
+/// which Apple does not send); a path that is no endpoint 404; a known path with
+/// another method 405.
+public struct ServerAPIHandler: Sendable {
+    public let stores: LocalAppStores
+    public let authentication: ServerAPIAuthentication
+    /// The wall clock bearer tokens are checked against.
+    public let wallClock: @Sendable () -> Date
+    private let signatures: JWSSignatureCache
+
+    /// Signatures kept for repeated payloads (a few MiB at most: a JWS is about 3 KiB).
+    public static let signatureCacheCapacity = 4_096
+
+    public init(stores: LocalAppStores, authentication: ServerAPIAuthentication, authority: JWSAuthority = .committed,
+                wallClock: @escaping @Sendable () -> Date = { Date() }) {
+        self.stores = stores
+        self.authentication = authentication
+        self.wallClock = wallClock
+        signatures = JWSSignatureCache(authority: authority, capacity: Self.signatureCacheCapacity)
+    }
+
+    /// JWS signed so far, not counting those the cache answered (a repeated read signs once).
+    public var signaturesMade: Int { signatures.signaturesMade }
+
+    public func respond(to request: ServerAPIRequest) -> ServerAPIResponse {
+        let route = ServerAPIEndpoint.route(method: request.method, path: request.path)
+        if case .bearerTokens(let verifier) = authentication {
+            if case .failure(let failure) = verifier.verify(authorization: request.authorization, now: wallClock()) {
+                var response = ServerAPIResponse.text(AuthenticationFailure.httpStatus, AuthenticationFailure.responseBody,
+                                                      headers: [.init(AuthenticationFailure.headerName, failure.reason.rawValue)])
+                response.logDetail = "unauthenticated: \(failure)"
+                return response
+            }
+        }
+        switch route {
+        case .notFound:
+            var response = ServerAPIResponse.text(404, "Not Found")
+            response.logDetail = "no such endpoint"
+            return response
+        case .methodNotAllowed(let allowed):
+            var response = ServerAPIResponse.text(405, "Method Not Allowed", headers: [.init("Allow", allowed)])
+            response.logDetail = "use \(allowed)"
+            return response
+        case .endpoint(let endpoint, let environment):
+            do throws(ServerAPIFailure) {
+                return try answer(endpoint, store: stores.store(environment), request: request)
+            } catch {
+                var response = error.response
+                response.logDetail = error.description
+                return response
+            }
+        }
+    }
+
+    // MARK: Endpoints
+
+    private func answer(_ endpoint: ServerAPIEndpoint, store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> ServerAPIResponse {
+        let configuration = store.configuration
+        switch endpoint {
+        case .transactionInfo(let id):
+            let payload = try read(store) { state throws(StoreError) in try state.transactionInfo(transactionId: id) }
+            return try json(ServerAPIResponseBody.TransactionInfo(signedTransactionInfo: sign(payload)))
+
+        case .appTransactionInfo(let id):
+            let payload = try read(store) { state throws(StoreError) in try state.appTransactionInfo(transactionId: id) }
+            return try json(ServerAPIResponseBody.AppTransactionInfo(signedAppTransactionInfo: sign(payload)))
+
+        case .transactionHistory(let id, let version):
+            var query = try Self.historyQuery(request)
+            query.version = version
+            let page = try read(store) { state throws(StoreError) in try state.transactionHistory(transactionId: id, query: query) }
+            return try json(ServerAPIResponseBody.History(
+                revision: page.revision, hasMore: page.hasMore, bundleId: configuration.app.bundleIdentifier,
+                appAppleId: configuration.appAppleId, environment: configuration.environment.rawValue,
+                signedTransactions: page.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
+
+        case .refundHistory(let id):
+            let revision = request.values("revision").first
+            let page = try read(store) { state throws(StoreError) in try state.refundHistory(transactionId: id, revision: revision) }
+            return try json(ServerAPIResponseBody.RefundHistory(
+                signedTransactions: page.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) },
+                revision: page.revision, hasMore: page.hasMore))
+
+        case .lookUpOrder(let orderId):
+            let lookup = store.read { $0.lookUpOrder(orderId: orderId) }
+            return try json(ServerAPIResponseBody.OrderLookup(
+                status: lookup.status, signedTransactions: lookup.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
+
+        case .subscriptionStatuses(let id):
+            let statuses = try Self.statusFilter(request)
+            let groups = try read(store) { state throws(StoreError) in try state.subscriptionStatuses(transactionId: id, statuses: statuses) }
+            let data = try groups.map { group throws(ServerAPIFailure) in
+                ServerAPIResponseBody.SubscriptionGroupIdentifierItem(
+                    subscriptionGroupIdentifier: group.subscriptionGroupIdentifier,
+                    lastTransactions: try group.lastTransactions.map { last throws(ServerAPIFailure) in
+                        ServerAPIResponseBody.LastTransactionsItem(
+                            status: last.status.rawValue, originalTransactionId: last.originalTransactionId,
+                            signedTransactionInfo: try sign(last.transaction), signedRenewalInfo: try sign(last.renewalInfo))
+                    })
+            }
+            return try json(ServerAPIResponseBody.Status(
+                environment: configuration.environment.rawValue, bundleId: configuration.app.bundleIdentifier,
+                appAppleId: configuration.appAppleId, data: data))
+
+        case .sendConsumptionInformation(let id, let version):
+            let information = version == 1
+                ? try ServerAPIRequestBody.decode(ServerAPIRequestBody.ConsumptionV1.self, from: request.body).validated()
+                : try ServerAPIRequestBody.decode(ServerAPIRequestBody.Consumption.self, from: request.body).validated()
+            try write(store) { state throws(StoreError) in try state.sendConsumptionInformation(transactionId: id, information) }
+            return ServerAPIResponse(status: 202)
+
+        case .extendRenewalDate(let originalTransactionId):
+            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.ExtendRenewalDate.self, from: request.body)
+            let (days, reason, requestIdentifier) = try body.validated()
+            let result = try write(store) { state throws(StoreError) in
+                try state.extendRenewalDate(originalTransactionId: originalTransactionId, days: days, reason: reason,
+                                            requestIdentifier: requestIdentifier)
+            }
+            return try json(ServerAPIResponseBody.ExtendRenewalDate(
+                originalTransactionId: result.originalTransactionId, webOrderLineItemId: result.webOrderLineItemId,
+                success: true, effectiveDate: result.effectiveDate))
+
+        case .extendRenewalDatesForAllActiveSubscribers:
+            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.MassExtendRenewalDate.self, from: request.body)
+            let (days, reason, requestIdentifier) = try ServerAPIRequestBody.validateExtension(
+                body.extendByDays, body.extendReasonCode, body.requestIdentifier)
+            guard let productId = body.productId else { throw ServerAPIFailure(.invalidProductId, "productId is missing") }
+            try write(store) { state throws(StoreError) in
+                try state.extendRenewalDatesForAllActiveSubscribers(productId: productId, days: days, reason: reason,
+                                                                    requestIdentifier: requestIdentifier,
+                                                                    storefrontCountryCodes: body.storefrontCountryCodes)
+            }
+            return try json(ServerAPIResponseBody.MassExtendRenewalDate(requestIdentifier: requestIdentifier))
+
+        case .massExtensionStatus(let productId, let requestIdentifier):
+            let status = try read(store) { state throws(StoreError) in
+                try state.massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier)
+            }
+            return try json(ServerAPIResponseBody.MassExtendRenewalDateStatus(
+                requestIdentifier: status.requestIdentifier, complete: status.complete, completeDate: status.completeDate,
+                succeededCount: status.succeededCount, failedCount: status.failedCount))
+
+        case .setAppAccountToken(let originalTransactionId):
+            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.UpdateAppAccountToken.self, from: request.body)
+            guard let token = body.appAccountToken else {
+                throw ServerAPIFailure(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
+            }
+            try write(store) { state throws(StoreError) in try state.setAppAccountToken(originalTransactionId: originalTransactionId, token: token) }
+            return ServerAPIResponse(status: 200)
+
+        case .finishTransaction(let id):
+            try write(store) { state throws(StoreError) in try state.finishTransaction(transactionId: id) }
+            return ServerAPIResponse(status: 200)
+        }
+    }
+
+    // MARK: Query parameters
+
+    /// Get Transaction History's filters (repeated `productId`, `productType` and
+    /// `subscriptionGroupIdentifier` values OR'd; booleans `true`/`True`).
+    static func historyQuery(_ request: ServerAPIRequest) throws(ServerAPIFailure) -> HistoryQuery {
+        var query = HistoryQuery()
+        query.revision = request.values("revision").first
+        if let text = request.values("startDate").first {
+            guard let value = StoreInstant(text) else { throw ServerAPIFailure(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970") }
+            query.startDate = value
+        }
+        if let text = request.values("endDate").first {
+            guard let value = StoreInstant(text) else { throw ServerAPIFailure(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970") }
+            query.endDate = value
+        }
+        if let start = query.startDate, let end = query.endDate, start > end {
+            throw ServerAPIFailure(.startDateAfterEndDate, "startDate \(start) is after endDate \(end)")
+        }
+        query.productIds = request.values("productId")
+        for text in request.values("productType") {
+            guard let kind = Product.Kind.allCases.first(where: { $0.historyFilterName == text }) else {
+                throw ServerAPIFailure(.invalidProductType, "productType '\(text)' is not one of "
+                                       + Product.Kind.allCases.map(\.historyFilterName).joined(separator: ", "))
+            }
+            query.productTypes.append(kind)
+        }
+        query.subscriptionGroupIdentifiers = request.values("subscriptionGroupIdentifier")
+        if let text = request.values("sort").first {
+            guard let sort = HistoryQuery.Sort(rawValue: text) else {
+                throw ServerAPIFailure(.invalidSort, "sort '\(text)' is not ASCENDING or DESCENDING")
+            }
+            query.sort = sort
+        }
+        if let text = request.values("inAppOwnershipType").first {
+            guard let ownership = OwnershipType(rawValue: text) else {
+                throw ServerAPIFailure(.invalidInAppOwnershipType, "inAppOwnershipType '\(text)' is not PURCHASED or FAMILY_SHARED")
+            }
+            query.inAppOwnershipType = ownership
+        }
+        if let text = request.values("revoked").first {
+            guard let revoked = Self.boolean(text) else { throw ServerAPIFailure(.invalidRevoked, "revoked '\(text)' is not true or false") }
+            query.revoked = revoked
+        }
+        return query
+    }
+
+    /// Get All Subscription Statuses' `status` filter (repeatable: 1 to 5); nil when absent.
+    static func statusFilter(_ request: ServerAPIRequest) throws(ServerAPIFailure) -> Set<SubscriptionStatus>? {
+        let values = request.values("status")
+        guard !values.isEmpty else { return nil }
+        var statuses = Set<SubscriptionStatus>()
+        for text in values {
+            guard let number = Int(text), let status = SubscriptionStatus(rawValue: number) else {
+                throw ServerAPIFailure(.invalidStatus, "status '\(text)' is not 1 to 5")
+            }
+            statuses.insert(status)
+        }
+        return statuses
+    }
+
+    /// `true`/`false` as Node and JSON write them, `True`/`False` as Python's `str(bool)` does.
+    static func boolean(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True": return true
+        case "false", "False": return false
+        default: return nil
+        }
+    }
+
+    // MARK: Store access and encoding
+
+    private func read<Result>(_ store: LocalAppStore, _ body: (StoreState) throws(StoreError) -> Result) throws(ServerAPIFailure) -> Result {
+        do throws(StoreError) {
+            return try store.read(body)
+        } catch {
+            throw ServerAPIFailure(error)
+        }
+    }
+
+    @discardableResult
+    private func write<Result>(_ store: LocalAppStore, _ body: (inout StoreState) throws(StoreError) -> Result) throws(ServerAPIFailure) -> Result {
+        do throws(StoreError) {
+            return try store.write(body)
+        } catch {
+            throw ServerAPIFailure(error)
+        }
+    }
+
+    private func sign(_ payload: some Encodable) throws(ServerAPIFailure) -> String {
+        try signatures.sign(StoreKit2JSON.encode(payload))
+    }
+
+    private func json(_ body: some Encodable) -> ServerAPIResponse {
+        .json(200, StoreKit2JSON.encode(body))
+    }
+}

@@ -1,0 +1,69 @@
+/// The JSON bodies of the App Store Server API's answers, with the names of Apple's
+/// models (`HistoryResponse` …). Absent members are left out, as Apple does.
+enum ServerAPIResponseBody {
+    struct TransactionInfo: Encodable {
+        let signedTransactionInfo: String
+    }
+
+    struct AppTransactionInfo: Encodable {
+        let signedAppTransactionInfo: String
+    }
+
+    struct History: Encodable {
+        let revision: String
+        let hasMore: Bool
+        let bundleId: String
+        let appAppleId: Int64
+        let environment: String
+        let signedTransactions: [String]
+    }
+
+    struct RefundHistory: Encodable {
+        let signedTransactions: [String]
+        let revision: String
+        let hasMore: Bool
+    }
+
+    struct OrderLookup: Encodable {
+        let status: Int
+        let signedTransactions: [String]
+    }
+
+    struct Status: Encodable {
+        let environment: String
+        let bundleId: String
+        let appAppleId: Int64
+        let data: [SubscriptionGroupIdentifierItem]
+    }
+
+    struct SubscriptionGroupIdentifierItem: Encodable {
+        let subscriptionGroupIdentifier: String
+        let lastTransactions: [LastTransactionsItem]
+    }
+
+    struct LastTransactionsItem: Encodable {
+        let status: Int
+        let originalTransactionId: String
+        let signedTransactionInfo: String
+        let signedRenewalInfo: String
+    }
+
+    struct ExtendRenewalDate: Encodable {
+        let originalTransactionId: String?
+        let webOrderLineItemId: String?
+        let success: Bool
+        let effectiveDate: Int64?
+    }
+
+    struct MassExtendRenewalDate: Encodable {
+        let requestIdentifier: String
+    }
+
+    struct MassExtendRenewalDateStatus: Encodable {
+        let requestIdentifier: String
+        let complete: Bool
+        let completeDate: Int64
+        let succeededCount: Int
+        let failedCount: Int
+    }
+}
