@@ -112,7 +112,7 @@ let package = Package(
             name: "ForgeServer",
             dependencies: [
                 "BER", "ForgeCA", "ForgeSupport", "LocalAppStore", "Receipt", "ReceiptForge", "ReceiptVerifier", "StoreAPIAuthentication",
-                "StoreServerAPI", "StrictJSON",
+                "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import StoreControlAPI
 import StoreServerAPI
 
 /// The HTTP side of `forge serve`: routes, methods, body limits, faults, one log line
@@ -10,6 +11,8 @@ import StoreServerAPI
 /// - `POST /verifyReceipt`, `POST /sandbox/verifyReceipt`: HTTP 200 and a JSON status
 ///   (another method: status 21000);
 /// - `/inApps/…` and `/sandbox/inApps/…`: the App Store Server API (`ServerAPIHandler`);
+/// - `/forge/v1/…` and `/sandbox/forge/v1/…`: the control API that drives the same
+///   stores (`StoreControlHandler`; no token: it is the test's own handle on the store);
 /// - `GET /health`: 200 `{"status":"ok"}`;
 /// - anything else: 404.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
@@ -19,6 +22,8 @@ struct VerifyReceiptResponder: HTTPResponder {
     let service: VerifyReceiptService
     /// The App Store Server API (`/inApps/…`, `/sandbox/inApps/…`).
     let serverAPI: ServerAPIHandler
+    /// The control API (`/forge/v1/…`, `/sandbox/forge/v1/…`) over the same stores.
+    let control: StoreControlHandler
     let faults: FaultPlan?
     let maximumBodySize: Int
     let readTimeout: Duration
@@ -37,6 +42,9 @@ struct VerifyReceiptResponder: HTTPResponder {
         }
         if ServerAPIEndpoint.isServerAPIPath(request.uri.path) {
             return try await answerServerAPI(request, context: context, &line)
+        }
+        if ControlPath(request.uri.path) != nil {
+            return try await answerControl(request, context: context, &line)
         }
         let endpoint: VerifyReceiptEndpoint
         switch request.uri.path {
@@ -149,6 +157,23 @@ struct VerifyReceiptResponder: HTTPResponder {
         }
         return Response(status: .init(code: answer.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// A control API request: the handler answers, this converts.
+    private func answerControl(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
+        let body: [UInt8]
+        switch try await readBody(request, context: context, &line) {
+        case .body(let bytes): body = bytes
+        case .refused(let response): return response
+        }
+        let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
+        line.http = answer.status
+        line.verdict = answer.status == 200 ? "ok" : "refused"
+        var headers = HTTPFields()
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPFields.Element.Name(name) { headers.append(HTTPFields.Element(name: name, value: value)) }
+        }
+        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     private func answer(_ answer: VerifyReceiptAnswer, _ line: inout LogLine) -> Response {

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreControlAPI
 import StoreServerAPI
 import UnixSignals
 
@@ -24,7 +25,9 @@ public struct VerifyReceiptServer: Sendable {
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
                                          wallClock: options.clock)
-        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI,
+        let stores = options.stores
+        let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
+        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
                                                faults: options.faults,
                                                maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
                                                requestReceived: options.requestReceived, logger: logger)
