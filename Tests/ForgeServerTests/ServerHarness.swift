@@ -123,15 +123,25 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Keeps the server's log lines, so a test can check the one line per request.
-final class LogCapture: LogHandler, @unchecked Sendable {
-    // @unchecked: `storage` is only touched under `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
+/// Keeps the server's log lines, so a test can check the one line per request. A value,
+/// as swift-log expects of a handler: each `Logger` copy has its own metadata (Hummingbird
+/// sets a request id on each request's copy, from many threads at once); the lines go to
+/// one locked sink that every copy shares.
+struct LogCapture: LogHandler, Sendable {
+    final class Sink: @unchecked Sendable {
+        // @unchecked: `storage` is only touched under `lock`.
+        private let lock = NSLock()
+        private var storage: [String] = []
+
+        var lines: [String] { lock.withLock { storage } }
+        func append(_ line: String) { lock.withLock { storage.append(line) } }
+    }
+
+    private let sink = Sink()
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
 
-    var lines: [String] { lock.withLock { storage } }
+    var lines: [String] { sink.lines }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -139,7 +149,7 @@ final class LogCapture: LogHandler, @unchecked Sendable {
     }
 
     func log(event: LogEvent) {
-        lock.withLock { storage.append(event.message.description) }
+        sink.append(event.message.description)
     }
 }
 
