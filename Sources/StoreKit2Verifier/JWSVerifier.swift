@@ -104,17 +104,19 @@ public struct JWSVerifier: Sendable {
     public func verify(_ compact: CompactJWS, kind: JWSKind, currentTime: Int64) -> JWSVerification {
         // 1. Decoding (header and payload JSON), as PyJWT decodes them: Python's json.loads
         // (`JSONDialect.python`), each an object; then PyJWT's header rules.
-        let headerObject: JSONValue
+        let headerInput: JSONInput
         let payload: JSONInput
         do throws(JWSError) {
-            headerObject = try StoreKit2JSON.object(compact.header, at: "header").value
+            headerInput = try StoreKit2JSON.object(compact.header, at: "header")
             payload = try StoreKit2JSON.object(compact.payload, at: "payload")
         } catch {
             return JWSVerification(status: .verificationFailure, detail: "not a JWS: \(error)")
         }
-        // The typed header is what the caller is shown; decisions read the JSON itself,
-        // as Python does, so a field of an unexpected type is judged as Apple judges it.
-        let header = try? StoreKit2JSON.decode(JWSHeader.self, from: compact.header, at: "header")
+        let headerObject = headerInput.value
+        // The typed header is what the caller is shown, read from the same parse; decisions
+        // read the JSON itself, as Python does, so a field of an unexpected type is judged
+        // as Apple judges it.
+        let header = try? StoreKit2JSON.decode(JWSHeader.self, from: headerInput)
         func failure(_ status: JWSVerificationStatus, _ detail: String, chain: [Certificate] = []) -> JWSVerification {
             JWSVerification(status: status, detail: detail, header: header, payload: compact.payload, chain: chain)
         }
