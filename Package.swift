@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2", "StoreKit2Forge"]),
         // The control API (`/forge/v1/VERB`, SKTestSession's verbs) as method, path and body in,
         // status, headers and body out: any HTTP layer serves it. No HTTP.
-        .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "StoreKit2", "StrictJSON"]),
+        .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
 
         // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
         // signed answers from the production and sandbox stores.
@@ -208,7 +208,7 @@ let package = Package(
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
-        .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(

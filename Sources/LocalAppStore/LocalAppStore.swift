@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptForge
 
 /// The store a server shares between requests: a value-type `StoreState` behind a lock.
 /// Every call is synchronous and short; the HTTP layer reads the payloads it needs
@@ -51,6 +52,18 @@ public final class LocalAppStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return state
+    }
+
+    /// The receipt the customer's device would hold now (`StoreState.receiptForge`), as
+    /// the receipt forge's valid case (its `receipt` and `creationDate`), minted outside
+    /// the lock: signing does not hold up other requests.
+    public func receipt(customer customerId: String) throws(StoreError) -> MintedCase {
+        let forge = try read { state throws(StoreError) in try state.receiptForge(customer: customerId) }
+        do {
+            return try forge.mint(.valid)
+        } catch {
+            throw StoreError(.invalidValue, field: "customer", "no receipt could be minted for '\(customerId)': \(error)")
+        }
     }
 
     /// SKTestSession's `resetToDefaultState`.

@@ -1,4 +1,5 @@
 import AppInput
+import ReceiptForge
 
 /// The receipt's view of the store: the in-app records a receipt minted now for a
 /// customer holds, in the app description's terms, so the receipt forge mints a
@@ -38,6 +39,21 @@ extension StoreState {
         app.environment = configuration.environment
         app.purchases = .explicit(try receiptPurchases(customer: customerId))
         return app
+    }
+
+    /// The receipt forge that mints the receipt an app on the customer's device would
+    /// hold at the store's current instant: created now (to the second), signed by the
+    /// committed test authority with the store's seed, its in-app records the customer's
+    /// (`receiptPurchases`). A clock past what the test certificates cover (2089) is
+    /// refused. Minting is left to the caller, outside the store's lock.
+    public func receiptForge(customer customerId: String) throws(StoreError) -> Forge {
+        let app = try receiptApp(customer: customerId)
+        let settings = ForgeSettings(creationDate: Self.seconds(now), seed: configuration.seed)
+        guard ForgeSettings.allowedNow.contains(settings.now) else {
+            throw StoreError(.invalidState, field: "now",
+                             "the store's clock (\(now) ms) is past what the receipt forge's test certificates cover")
+        }
+        return Forge(app: app, settings: settings)
     }
 
     /// Milliseconds to whole seconds, rounded down.

@@ -31,6 +31,12 @@ public struct ForgeSettings: Sendable, Hashable {
 
     /// The receipt creation date of every case: 29 days 14 h 23 min 53 s before `now`.
     public var creationDate: Int64 { now - 30 * 86_400 + 34_567 }
+
+    /// The settings whose receipts are created at `creationDate` (seconds since 1970):
+    /// `now` is 29 days 14 h 23 min 53 s after it.
+    public init(creationDate: Int64, seed: UInt64 = ForgeSettings.defaultSeed) {
+        self.init(now: creationDate + 30 * 86_400 - 34_567, seed: seed)
+    }
 }
 
 /// One minted case: the receipt file (nil for `missing`), the verdict a correct

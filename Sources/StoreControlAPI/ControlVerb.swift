@@ -19,6 +19,8 @@ public enum ControlVerb: String, Sendable, Hashable, CaseIterable {
     case advanceClock
     case resetToDefaultState
     case clearTransactions
+    /// The receipt the customer's device would hold now, minted by the receipt forge.
+    case receipt
     /// The whole store as JSON (`Schemas/store-state.schema.json`).
     case state
 

@@ -1,5 +1,7 @@
 import AppInput
+import Foundation
 import LocalAppStore
+import ReceiptForge
 import StoreKit2
 import StrictJSON
 
@@ -62,6 +64,9 @@ public struct StoreControlHandler: Sendable {
                 return ControlResponse(status: 200, headers: ["Link": "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\""],
                                        body: store.read { $0.stateJSON() })
             }
+            if verb == .receipt {
+                return try receipt(body: body, from: store)
+            }
             let result = try perform(verb, body: body, on: store)
             return ControlResponse(status: 200, body: StoreKit2JSON.encode(result))
         } catch {
@@ -115,17 +120,34 @@ public struct StoreControlHandler: Sendable {
         case .advanceClock:
             action = try decode(AdvanceClockRequest.self, from: body).apply
         case .clearTransactions:
-            action = try decode(ClearTransactionsRequest.self, from: body).apply
+            let request = try decode(CustomerRequest.self, from: body)
+            action = { state throws(StoreError) in try state.clearTransactions(customer: request.customer) }
         case .resetToDefaultState:
             _ = try decode(EmptyRequest.self, from: body)
             // The store keeps its default state: no rebuild under the lock.
             store.resetToDefaultState()
             return StoreActionResult()
-        case .state:
-            preconditionFailure("the state is read, not performed")
+        case .state, .receipt:
+            preconditionFailure("\(verb) reads the store, it performs nothing")
         }
         do throws(StoreError) {
             return try store.write(action)
+        } catch {
+            throw ControlError(error)
+        }
+    }
+
+    /// Mints the customer's receipt at the store's instant (`LocalAppStore.receipt`).
+    private func receipt(body: [UInt8], from store: LocalAppStore) throws(ControlError) -> ControlResponse {
+        let request = try decode(CustomerRequest.self, from: body)
+        do throws(StoreError) {
+            let minted = try store.receipt(customer: request.customer)
+            guard let receipt = minted.receipt else {
+                preconditionFailure("the valid case always has a receipt")
+            }
+            return ControlResponse(status: 200, body: StoreKit2JSON.encode(ReceiptResponse(
+                customer: request.customer, creationDate: Int64(minted.creationDate.timeIntervalSince1970) * 1_000,
+                receiptData: receipt)))
         } catch {
             throw ControlError(error)
         }

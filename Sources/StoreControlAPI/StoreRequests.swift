@@ -62,8 +62,9 @@ struct AdvanceClockRequest: Decodable {
     }
 }
 
-/// `{"customer"}`: SKTestSession's `clearTransactions`, for one customer.
-struct ClearTransactionsRequest: Decodable {
+/// `{"customer"}`: SKTestSession's `clearTransactions` for one customer, and the
+/// customer's `receipt`.
+struct CustomerRequest: Decodable {
     var customer: String
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -73,10 +74,6 @@ struct ClearTransactionsRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownMembers(CodingKeys.self)
         customer = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .customer)
-    }
-
-    func apply(to state: inout StoreState) throws(StoreError) -> StoreActionResult {
-        try state.clearTransactions(customer: customer)
     }
 }
 

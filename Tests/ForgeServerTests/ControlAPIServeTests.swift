@@ -55,4 +55,73 @@ final class ControlAPIServeTests: XCTestCase {
             XCTAssertEqual(after.body, before.body)
         }
     }
+
+    /// A test script's whole loop over HTTP: buy, renew, fail, recover, refund and revoke
+    /// through the control API; then the Server API's history, the receipt the control API
+    /// mints for the customer, and verifyReceipt's answer for that receipt on the same
+    /// server all list the same transactions with the same cancellations.
+    func testALifecycleShowsTheSameInTheServerAPIAndInTheReceipt() async throws {
+        var options = ServeOptions()
+        options.serverAPIAuthentication = .disabled
+        try await ServerHarness.with(options) { server in
+            func control(_ verb: String, _ body: String) async throws -> JSONValue {
+                let reply = try await server.send("/sandbox/forge/v1/\(verb)", body: Array(body.utf8))
+                XCTAssertEqual(reply.http, 200, "\(verb): \(reply.text)")
+                return try reply.json()
+            }
+            let monthly = "com.example.receiptforge.subscription.monthly"
+            let first = try await control("buyProduct", #"{"customer":"dana","productId":"\#(monthly)"}"#)
+            let original = try XCTUnwrap(first["originalTransactionId"]?.stringValue)
+            let renewal = try await control("forceRenewalOfSubscription", #"{"originalTransactionId":"\#(original)"}"#)
+            let renewed = try XCTUnwrap(renewal["transactionIds"]?.arrayValue?.first?.stringValue, "a renewal creates a transaction")
+            _ = try await control("failRenewal", #"{"originalTransactionId":"\#(original)","gracePeriod":true}"#)
+            _ = try await control("recoverBilling", #"{"originalTransactionId":"\#(original)"}"#)
+            let pro = try await control("buyProduct", #"{"customer":"dana","productId":"com.example.receiptforge.pro"}"#)
+            let proId = try XCTUnwrap(pro["transactionIds"]?.arrayValue?.first?.stringValue)
+            let season = try await control("buyProduct", #"{"customer":"dana","productId":"com.example.receiptforge.season"}"#)
+            let seasonId = try XCTUnwrap(season["transactionIds"]?.arrayValue?.first?.stringValue)
+            _ = try await control("advanceClock", #"{"seconds":600}"#)
+            _ = try await control("refundTransaction", #"{"transactionId":"\#(renewed)","reason":1}"#)
+            _ = try await control("revokeTransaction", #"{"transactionId":"\#(proId)"}"#)
+
+            // The Server API: every transaction of dana's, with its revocation date (ms).
+            var revocations: [String: Int64?] = [:]
+            var revision: String?
+            repeat {
+                let query = revision.map { "?revision=\($0)" } ?? ""
+                let page = try await server.send("/sandbox/inApps/v2/history/\(original)\(query)", method: "GET")
+                XCTAssertEqual(page.http, 200, page.text)
+                let body = try page.json()
+                for signed in body["signedTransactions"]?.arrayValue ?? [] {
+                    let payload = try StoreKit2JSON.decode(JWSTransactionDecodedPayload.self,
+                                                           from: try CompactJWS(try XCTUnwrap(signed.stringValue)).payload, at: "payload")
+                    revocations.updateValue(payload.revocationDate.map { Int64($0.milliseconds) }, forKey: try XCTUnwrap(payload.transactionId))
+                }
+                revision = body["hasMore"]?.boolValue == true ? body["revision"]?.stringValue : nil
+            } while revision != nil
+            XCTAssertTrue(Set(revocations.keys).isSuperset(of: [original, renewed, proId, seasonId]), "\(revocations.keys)")
+            XCTAssertNotNil(revocations[renewed] ?? nil, "the refunded renewal is revoked")
+            XCTAssertNotNil(revocations[proId] ?? nil, "the revoked purchase is revoked")
+            XCTAssertNil(revocations[seasonId] ?? nil)
+
+            // The receipt the control API mints for dana, as verifyReceipt reads it.
+            let minted = try await control("receipt", #"{"customer":"dana"}"#)
+            let receipt = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(minted["receiptData"]?.stringValue)))
+            let verified = try await server.verify(Array(receipt), at: .sandbox)
+            XCTAssertEqual(verified.http, 200, verified.text)
+            let answer = try verified.json()
+            XCTAssertEqual(answer["status"]?.intValue, 0, verified.text)
+            XCTAssertEqual(answer["environment"]?.stringValue, "Sandbox")
+            var cancellations: [String: Int64?] = [:]
+            for record in answer["receipt"]?["in_app"]?.arrayValue ?? [] {
+                let id = try XCTUnwrap(record["transaction_id"]?.stringValue)
+                cancellations.updateValue(record["cancellation_date_ms"]?.stringValue.flatMap { Int64($0) }, forKey: id)
+            }
+            XCTAssertEqual(Set(cancellations.keys), Set(revocations.keys), "the receipt and the Server API list the same transactions")
+            for (id, revoked) in revocations {
+                // Receipts have whole seconds.
+                XCTAssertEqual(cancellations[id] ?? nil, revoked.map { $0 / 1_000 * 1_000 }, "cancellation of \(id)")
+            }
+        }
+    }
 }

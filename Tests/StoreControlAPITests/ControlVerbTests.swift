@@ -1,4 +1,6 @@
+import Foundation
 import LocalAppStore
+import Receipt
 import StoreControlAPI
 import StrictJSON
 import TestSupport
@@ -14,6 +16,9 @@ final class ControlVerbTests: XCTestCase {
     func testAdvanceClockBySecondsMillisecondsAndToAnInstant() throws { try Self.advanceClockBySecondsMillisecondsAndToAnInstant(ControlHarness()) }
     func testClearTransactionsAndResetToDefaultState() throws { try Self.clearTransactionsAndResetToDefaultState(ControlHarness()) }
     func testStateIsTheStoresJSONWithAPointerToItsSchema() throws { try Self.stateIsTheStoresJSONWithAPointerToItsSchema(ControlHarness()) }
+    func testReceiptHoldsTheCustomersTransactionsAtTheStoresInstant() throws {
+        try Self.receiptHoldsTheCustomersTransactionsAtTheStoresInstant(ControlHarness())
+    }
 
     /// The scenarios above, each on a harness of its own (`ControlSchemaTests` records them).
     static var scenarios: [(ControlHarness) throws -> Void] {
@@ -26,6 +31,7 @@ final class ControlVerbTests: XCTestCase {
             advanceClockBySecondsMillisecondsAndToAnInstant,
             clearTransactionsAndResetToDefaultState,
             stateIsTheStoresJSONWithAPointerToItsSchema,
+            receiptHoldsTheCustomersTransactionsAtTheStoresInstant,
         ]
     }
 
@@ -184,6 +190,54 @@ final class ControlVerbTests: XCTestCase {
         let schema = try JSONValue(contentsOf: JSONSchemaOracle.schemaURL("store-state"))
         XCTAssertEqual(schema["$id"]?.stringValue, StoreControlHandler.stateSchemaIdentifier)
         XCTAssertEqual(harness.send("GET", "/forge/v1/state?pretty=1").body, response.body, "a query is ignored")
+    }
+
+    /// The receipt verb's answer.
+    struct ReceiptAnswer: Decodable {
+        var customer: String
+        var creationDate: Int64
+        var receiptData: String
+    }
+
+    /// The receipt verb mints, at the store's instant, a receipt whose in-app records are
+    /// the customer's transactions (a refund shows as a cancellation), changes nothing,
+    /// and follows the clock; an unknown customer is refused by name.
+    static func receiptHoldsTheCustomersTransactionsAtTheStoresInstant(_ harness: ControlHarness) throws {
+        let subscription = try harness.subscribe("alice")
+        let bought = try harness.ok("buyProduct", #"{"customer": "alice", "productId": "\#(pro)"}"#)
+        try harness.ok("buyProduct", #"{"customer": "bob", "productId": "\#(pro)"}"#)
+        try harness.ok("advanceClock", #"{"seconds": 3600}"#)
+        try harness.ok("refundTransaction", #"{"transactionId": "\#(bought.transactionIds[0])", "reason": 1}"#)
+        let before = harness.production.read { $0.stateJSON() }
+
+        func receipt(_ customer: String) throws -> (answer: ReceiptAnswer, receipt: AppReceipt) {
+            let response = harness.send("POST", "/forge/v1/receipt", #"{"customer": "\#(customer)"}"#)
+            XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
+            XCTAssertEqual(response.headers["Content-Type"], "application/json")
+            let answer = try decodeJSON(ReceiptAnswer.self, from: response.body)
+            let bytes = try XCTUnwrap(Data(base64Encoded: answer.receiptData), "receiptData is base64")
+            return (answer, try PKCS7SignedData(bytes: Array(bytes)).decodeReceipt())
+        }
+        let (answer, minted) = try receipt("alice")
+        XCTAssertEqual(harness.production.read { $0.stateJSON() }, before, "minting a receipt changes nothing")
+        let now = harness.production.read { $0.now }
+        XCTAssertEqual(answer.customer, "alice")
+        XCTAssertEqual(answer.creationDate, now / 1_000 * 1_000)
+        XCTAssertEqual(minted.creationDate?.secondsSince1970, now / 1_000)
+        let records = Dictionary(uniqueKeysWithValues: minted.inAppPurchases.map { ($0.transactionIdentifier ?? "", $0) })
+        XCTAssertEqual(Set(records.keys), [subscription, bought.transactionIds[0]], "alice's transactions, not bob's")
+        let refunded = try XCTUnwrap(harness.transaction(bought.transactionIds[0]))
+        XCTAssertEqual(records[bought.transactionIds[0]]?.productIdentifier, pro)
+        XCTAssertEqual(records[bought.transactionIds[0]]?.cancellationDate?.secondsSince1970,
+                       refunded.revocationDate.map { $0 / 1_000 })
+        XCTAssertNotNil(refunded.revocationDate)
+        XCTAssertEqual(records[subscription]?.subscriptionExpirationDate?.secondsSince1970,
+                       harness.transaction(subscription)?.expiresDate.map { $0 / 1_000 })
+
+        try harness.ok("advanceClock", #"{"seconds": 86400}"#)
+        XCTAssertEqual(try receipt("alice").receipt.creationDate?.secondsSince1970, now / 1_000 + 86_400, "the receipt follows the clock")
+        try harness.refused("receipt", #"{"customer": "nobody"}"#, code: "customerNotFound", field: "customer")
+        try harness.refused("receipt", #"{"customerId": "alice"}"#, code: "invalidRequest", field: "$.customerId")
     }
 
     func testAStoreLookupClosureChoosesTheStore() throws {
