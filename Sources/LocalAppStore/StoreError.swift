@@ -22,7 +22,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case subscriptionMaxExtension
         case familySharedSubscriptionExtensionIneligible
         case familyTransactionNotSupported
-        case transactionNotConsumable
+        /// Send Consumption Information v1 for a product type it does not take.
+        case transactionTypeNotSupported
         case transactionIdIsNotOriginalTransactionId
         case statusRequestNotFound
         case invalidProductId
@@ -50,7 +51,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .subscriptionMaxExtension: return 4_030_005
             case .familySharedSubscriptionExtensionIneligible: return 4_030_007
             case .familyTransactionNotSupported: return 4_000_185
-            case .transactionNotConsumable: return 4_000_043
+            case .transactionTypeNotSupported: return 4_000_047
             case .transactionIdIsNotOriginalTransactionId: return 4_000_187
             case .statusRequestNotFound: return 4_040_009
             case .invalidProductId: return 4_000_023

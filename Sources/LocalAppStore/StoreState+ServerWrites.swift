@@ -38,10 +38,19 @@ extension StoreState {
         transactions[Int(index)].finished = true
     }
 
-    /// Send Consumption Information (v2): kept with the transaction for the refund
-    /// decision a test makes next (`refundTransaction` or `declineRefund`).
-    public mutating func sendConsumptionInformation(transactionId: String, _ information: ConsumptionInformation) throws(StoreError) {
+    /// Send Consumption Information: kept with the transaction for the refund decision a
+    /// test makes next (`refundTransaction` or `declineRefund`). Version 2 takes any
+    /// product type; version 1 (`onlyConsumablesAndAutoRenewables`) only consumables and
+    /// auto-renewable subscriptions (Apple's `ConsumptionRequestV1` and
+    /// `InvalidTransactionTypeNotSupportedError`).
+    public mutating func sendConsumptionInformation(transactionId: String, _ information: ConsumptionInformation,
+                                                    onlyConsumablesAndAutoRenewables: Bool = false) throws(StoreError) {
         let index = try transactionIndex(transactionId)
+        let kind = product(transactions[Int(index)].product).kind
+        if onlyConsumablesAndAutoRenewables, kind != .consumable, kind != .autoRenewableSubscription {
+            throw StoreError(.transactionTypeNotSupported, field: "transactionId",
+                             "\(transactionId) is a \(kind) purchase: version 1 takes consumables and auto-renewable subscriptions")
+        }
         if let percentage = information.consumptionPercentage, !(0...100_000).contains(percentage) {
             throw StoreError(.invalidValue, field: "consumptionPercentage", "\(percentage) is not between 0 and 100000 (milli-percent)")
         }

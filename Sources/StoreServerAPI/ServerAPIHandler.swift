@@ -121,7 +121,9 @@ public struct ServerAPIHandler: Sendable {
             let information = version == 1
                 ? try ServerAPIRequestBody.decode(ServerAPIRequestBody.ConsumptionV1.self, from: request.body).validated()
                 : try ServerAPIRequestBody.decode(ServerAPIRequestBody.Consumption.self, from: request.body).validated()
-            try write(store) { state throws(StoreError) in try state.sendConsumptionInformation(transactionId: id, information) }
+            try write(store) { state throws(StoreError) in
+                try state.sendConsumptionInformation(transactionId: id, information, onlyConsumablesAndAutoRenewables: version == 1)
+            }
             return ServerAPIResponse(status: 202)
 
         case .extendRenewalDate(let originalTransactionId):

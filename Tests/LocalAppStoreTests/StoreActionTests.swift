@@ -252,6 +252,13 @@ final class StoreActionTests: XCTestCase {
         var bad = information
         bad.consumptionPercentage = 100_001
         assertRefused(&store, .invalidValue, field: "consumptionPercentage") { try $0.sendConsumptionInformation(transactionId: consumable, bad) }
+        // Version 2 takes every product type, version 1 consumables and auto-renewables only.
+        let lifetime = try store.buyProduct(customer: "alice", productId: "com.example.receiptforge.pro").transactionIds[0]
+        try store.sendConsumptionInformation(transactionId: lifetime, information)
+        try store.sendConsumptionInformation(transactionId: original, information, onlyConsumablesAndAutoRenewables: true)
+        assertRefused(&store, .transactionTypeNotSupported, field: "transactionId") {
+            try $0.sendConsumptionInformation(transactionId: lifetime, information, onlyConsumablesAndAutoRenewables: true)
+        }
         let json = String(decoding: store.stateJSON(), as: UTF8.self)
         XCTAssertTrue(json.contains(#""finished":true"#))
         XCTAssertTrue(json.contains(#""refundPreference":"DECLINE""#))
