@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
         .library(name: "StoreControlAPI", targets: ["StoreControlAPI"]),
         .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
+        .library(name: "NotificationDelivery", targets: ["NotificationDelivery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,6 +49,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: Foundations
@@ -105,6 +109,20 @@ let package = Package(
         // signed answers from the production and sandbox stores.
         .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                        "StoreKit2Forge", "StrictJSON"]),
+
+        // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
+        // schedule in store time, the webhook POST (async-http-client) and Apple's sendAttemptResult words.
+        .target(
+            name: "NotificationDelivery",
+            dependencies: [
+                "AppInput", "LocalAppStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
 
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike and the Server API over HTTP (Hummingbird 2; no library depends on it).
@@ -207,6 +225,13 @@ let package = Package(
             name: "LocalAppStoreTests",
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
+        // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
+        .testTarget(name: "NotificationDeliveryTests", dependencies: [
+            "NotificationDelivery", "LocalAppStore", "AppInput", "TestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
         .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),

@@ -1,0 +1,117 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// POSTs notifications as the App Store does: `Content-Type: application/json`, the
+/// body `{"signedPayload": …}`, redirects followed (five at most, a cycle is
+/// `CIRCULAR_REDIRECT`), each attempt bounded by `timeout` from connecting to the last
+/// byte of the answer. http and https; `trustRoots` adds a test CA for https.
+///
+/// How outcomes become Apple's words (Apple lists them without defining them):
+/// 200–206 `SUCCESS`, any other status `UNSUCCESSFUL_HTTP_RESPONSE_CODE`; no answer in
+/// time `TIMED_OUT`; nothing accepting the connection (refused, unreachable, unknown
+/// host) `NO_RESPONSE`; the connection closed before a whole answer `PREMATURE_CLOSE`;
+/// a TLS failure `TLS_ISSUE`; an answer that is not HTTP `INVALID_RESPONSE`; another
+/// socket error `SOCKET_ISSUE`; anything else `OTHER`.
+public final class HTTPWebhookSender: WebhookSender {
+    public let timeout: Duration
+    private let client: HTTPClient
+
+    /// The answer's body is read (to keep the connection reusable) up to this size; a
+    /// webhook that sends more does not hold the sender up.
+    public static let maximumResponseBody = 64 * 1024
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `trustRoots`: PEM or DER certificates an https webhook's chain may end at, besides
+    /// the system's.
+    public init(timeout: Duration = .seconds(5), trustRoots: [[UInt8]] = []) throws(Failure) {
+        self.timeout = timeout
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !trustRoots.isEmpty {
+            do {
+                let certificates = try trustRoots.flatMap { bytes -> [NIOSSLCertificate] in
+                    bytes.starts(with: Array("-----BEGIN".utf8))
+                        ? try NIOSSLCertificate.fromPEMBytes(bytes)
+                        : [try NIOSSLCertificate(bytes: bytes, format: .der)]
+                }
+                tls.additionalTrustRoots = [.certificates(certificates)]
+            } catch {
+                throw Failure(description: "the trust roots are not PEM or DER certificates: \(error)")
+            }
+        }
+        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        let configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .nanoseconds(nanoseconds), read: .nanoseconds(nanoseconds)))
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }
+
+    deinit {
+        // Not waited for: a sender dropped without `shutdown()` still lets its connections go.
+        client.shutdown(queue: .global()) { _ in }
+    }
+
+    /// Closes the connections and waits until they are; the sender sends nothing after.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func post(_ body: [UInt8], to url: String) async -> WebhookOutcome {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "App Store Server Notifications (Receipt Forge)")
+        request.body = .bytes(body)
+        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        do {
+            let response = try await client.execute(request, deadline: .now() + .nanoseconds(nanoseconds))
+            // Read (and drop) the answer so the connection can be reused; too long a body is no failure.
+            do {
+                _ = try await response.body.collect(upTo: Self.maximumResponseBody)
+            } catch is NIOTooManyBytesError {
+            }
+            let status = Int(response.status.code)
+            return WebhookOutcome(result: SendAttemptResult.forStatus(status), detail: "HTTP \(status)")
+        } catch {
+            return Self.outcome(of: error)
+        }
+    }
+
+    /// Apple's word for an error of the HTTP client.
+    static func outcome(of error: any Error) -> WebhookOutcome {
+        let detail = String(describing: error)
+        let result: SendAttemptResult
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout:
+                result = .timedOut
+            case .redirectCycleDetected, .redirectLimitReached:
+                result = .circularRedirect
+            case .remoteConnectionClosed:
+                result = .prematureClose
+            default:
+                result = .other
+            }
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            result = .tlsIssue
+        case is HTTPParserError:
+            result = .invalidResponse
+        case is NIOConnectionError, is SocketAddressError:
+            result = .noResponse
+        case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode):
+            result = .noResponse
+        case is IOError, is ChannelError:
+            result = .socketIssue
+        default:
+            result = .other
+        }
+        return WebhookOutcome(result: result, detail: detail)
+    }
+}

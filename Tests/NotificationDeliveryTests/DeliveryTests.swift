@@ -1,0 +1,158 @@
+import AppInput
+import Foundation
+import LocalAppStore
+import NotificationDelivery
+import XCTest
+
+/// Apple's delivery rules against real webhooks on 127.0.0.1: the body and header, which
+/// statuses count as delivered, the production retry schedule in store time (the same
+/// `notificationUUID` every time), sandbox's single attempt, and each way a webhook can
+/// fail named with Apple's `sendAttemptResult`.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
+final class DeliveryTests: XCTestCase {
+    static let start: StoreInstant = 1_780_000_000_000
+
+    func notification(_ number: Int) -> OutgoingNotification {
+        OutgoingNotification(notificationUUID: String(format: "00000000-0000-4000-8000-%012d", number),
+                             signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJuIjo\(number)fQ.c2lnbmF0dXJl")
+    }
+
+    func testTheBodyIsTheSignedPayloadAsJSONAndTwoHundredToTwoHundredSixDeliver() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(10))
+        try await Webhook.with { webhook, base in
+            for status in [200, 201, 204, 206, 207, 301, 400, 404, 500, 503] {
+                let outcome = await sender.post(notification(status).body, to: "\(base)/status/\(status)")
+                XCTAssertEqual(outcome.result, (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode, "\(status)")
+                XCTAssertEqual(outcome.detail, "HTTP \(status)")
+            }
+            let first = try XCTUnwrap(webhook.requests.first)
+            XCTAssertEqual(first.contentType, "application/json")
+            let decoded = try JSONDecoder().decode([String: String].self, from: Data(first.body))
+            XCTAssertEqual(decoded, ["signedPayload": notification(200).signedPayload])
+        }
+    }
+
+    func testProductionRetriesFiveTimesAtAppleIntervalsWithTheSameUUID() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(10))
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .production)
+            let courier = NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/status/500")
+            try outbox.enqueue(notification(1), at: Self.start)
+            // Nothing is due before the queue date; the first attempt is due at it.
+            let early = await courier.deliverDue(upTo: Self.start - 1)
+            XCTAssertEqual(early, [])
+            let first = await courier.deliverDue(upTo: Self.start)
+            XCTAssertEqual(first.map(\.attempt), [1])
+            XCTAssertEqual(first.first?.nextAttemptDate, Self.start + StoreDuration.hour)
+            // Moving the clock 200 hours at once makes every retry at its own instant.
+            let rest = await courier.deliverDue(upTo: Self.start + 200 * StoreDuration.hour)
+            XCTAssertEqual(rest.map(\.attempt), [2, 3, 4, 5, 6])
+            let hours = rest.map { ($0.attemptDate - Self.start) / StoreDuration.hour }
+            XCTAssertEqual(hours, [1, 13, 37, 85, 157], "1, 12, 24, 48 and 72 hours after the attempt before")
+            let record = try XCTUnwrap(outbox.record(notificationUUID: notification(1).notificationUUID))
+            XCTAssertEqual(record.attempts.count, 6)
+            XCTAssertTrue(record.attempts.allSatisfy { $0.sendAttemptResult == .unsuccessfulHTTPResponseCode })
+            XCTAssertNil(record.nextAttemptDate, "no seventh attempt")
+            XCTAssertTrue(record.isSettled)
+            XCTAssertFalse(record.isDelivered)
+            let bodies = Set(webhook.requests.map(\.body))
+            XCTAssertEqual(webhook.requests.count, 6)
+            XCTAssertEqual(bodies, [notification(1).body], "every retry sends the same notification")
+            let after = await courier.deliverDue(upTo: Self.start + 1_000 * StoreDuration.hour)
+            XCTAssertEqual(after, [])
+        }
+    }
+
+    func testARetryThatSucceedsEndsTheSchedule() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(10))
+        try await Webhook.with { webhook, base in
+            let failing = NotificationOutbox(schedule: .production)
+            try failing.enqueue(notification(2), at: Self.start)
+            _ = await NotificationCourier(outbox: failing, sender: sender, url: "\(base)/status/503").deliverDue(upTo: Self.start)
+            // The webhook recovers: the retry an hour later is delivered and is the last.
+            let recovered = await NotificationCourier(outbox: failing, sender: sender, url: "\(base)/status/200")
+                .deliverDue(upTo: Self.start + 100 * StoreDuration.hour)
+            XCTAssertEqual(recovered.map(\.attempt), [2])
+            XCTAssertEqual(recovered.first?.attemptDate, Self.start + StoreDuration.hour)
+            let record = try XCTUnwrap(failing.allRecords.first)
+            XCTAssertEqual(record.attempts.map(\.sendAttemptResult), [.unsuccessfulHTTPResponseCode, .success])
+            XCTAssertTrue(record.isDelivered)
+            XCTAssertNil(failing.nextDueDate)
+        }
+    }
+
+    func testSandboxSendsOnce() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(10))
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .of(.sandbox))
+            try outbox.enqueue(notification(3), at: Self.start)
+            let reports = await NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/status/500")
+                .deliverDue(upTo: Self.start + 1_000 * StoreDuration.hour)
+            XCTAssertEqual(reports.map(\.attempt), [1])
+            XCTAssertNil(reports.first?.nextAttemptDate)
+            XCTAssertEqual(webhook.requests.count, 1)
+        }
+    }
+
+    func testEachWayAWebhookFailsHasAppleWord() async throws {
+        let sender = try HTTPWebhookSender(timeout: .milliseconds(300))
+        try await Webhook.with { webhook, base in
+            let hung = await sender.post(notification(4).body, to: "\(base)/hang")
+            XCTAssertEqual(hung.result, .timedOut, hung.detail)
+            let loop = await sender.post(notification(5).body, to: "\(base)/redirect/loop")
+            XCTAssertEqual(loop.result, .circularRedirect, loop.detail)
+            let big = await sender.post(notification(6).body, to: "\(base)/big")
+            XCTAssertEqual(big.result, .success, "a long answer is still an answer: \(big.detail)")
+        }
+        let hangingUp = try await HangingUp()
+        let closed = await sender.post(notification(7).body, to: hangingUp.url)
+        XCTAssertEqual(closed.result, .prematureClose, closed.detail)
+        // Nothing listens on the port any more.
+        let url = hangingUp.url
+        await hangingUp.close()
+        let refused = await sender.post(notification(8).body, to: url)
+        XCTAssertEqual(refused.result, .noResponse, refused.detail)
+        let tls = await sender.post(notification(9).body, to: url.replacingOccurrences(of: "http:", with: "https:"))
+        XCTAssertEqual(tls.result, .noResponse, "refused before TLS starts: \(tls.detail)")
+    }
+
+    func testAHangingWebhookDoesNotHoldUpTheOthers() async throws {
+        let sender = try HTTPWebhookSender(timeout: .milliseconds(500))
+        try await Webhook.with { webhook, base in
+            let hanging = NotificationOutbox(schedule: .sandbox)
+            let healthy = NotificationOutbox(schedule: .sandbox)
+            for number in 10..<14 { try hanging.enqueue(notification(number), at: Self.start) }
+            try healthy.enqueue(notification(20), at: Self.start)
+            async let stuck = NotificationCourier(outbox: hanging, sender: sender, url: "\(base)/hang", maximumConcurrentAttempts: 2)
+                .deliverDue(upTo: Self.start)
+            // The other courier delivers while the first waits on the hanging webhook.
+            let delivered = await NotificationCourier(outbox: healthy, sender: sender, url: "\(base)/status/200").deliverDue(upTo: Self.start)
+            XCTAssertEqual(delivered.map(\.outcome.result), [.success])
+            let timedOut = await stuck
+            XCTAssertEqual(timedOut.map(\.outcome.result), Array(repeating: .timedOut, count: 4))
+        }
+    }
+
+    func testTheOutboxRefusesADuplicateAndHandsAnAttemptOutOnce() throws {
+        let outbox = NotificationOutbox(schedule: .production)
+        try outbox.enqueue(notification(30), at: Self.start)
+        XCTAssertThrowsError(try outbox.enqueue(notification(30), at: Self.start)) { error in
+            XCTAssertEqual(error as? NotificationOutbox.Refusal, .duplicateNotificationUUID(notification(30).notificationUUID))
+        }
+        let claims = outbox.claimDue(upTo: Self.start)
+        XCTAssertEqual(claims.count, 1)
+        XCTAssertEqual(outbox.claimDue(upTo: Self.start + StoreDuration.day), [], "claimed: not handed out again")
+        XCTAssertFalse(try XCTUnwrap(outbox.allRecords.first).isSettled, "in flight")
+        outbox.record(claims[0], result: .timedOut, detail: "test")
+        XCTAssertEqual(outbox.nextDueDate, Self.start + StoreDuration.hour)
+    }
+
+    func testRetryScheduleIsApples() {
+        XCTAssertEqual(RetrySchedule.production.delays.map { $0 / StoreDuration.hour }, [1, 12, 24, 48, 72])
+        XCTAssertEqual(RetrySchedule.of(.production), .production)
+        XCTAssertEqual(RetrySchedule.of(.sandbox).delays, [])
+        XCTAssertEqual(RetrySchedule.production.nextAttempt(after: 5, at: 0), 72 * StoreDuration.hour)
+        XCTAssertNil(RetrySchedule.production.nextAttempt(after: 6, at: 0))
+        XCTAssertEqual(SendAttemptResult.allCases.map(\.rawValue).count, 11)
+    }
+}
