@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
         .library(name: "StoreControlAPI", targets: ["StoreControlAPI"]),
         .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
+        .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,6 +106,10 @@ let package = Package(
         // signed answers from the production and sandbox stores.
         .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                        "StoreKit2Forge", "StrictJSON"]),
+
+        // Server Notifications V2 made from store events: Apple's type and subtype per event, the
+        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
+        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
 
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike and the Server API over HTTP (Hummingbird 2; no library depends on it).
@@ -207,6 +212,9 @@ let package = Package(
             name: "LocalAppStoreTests",
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
+        // Every store event's notification against the Server API's answers at its instant, and Apple's verifier.
+        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "StoreKit2",
+                                                                     "ForgeCA", "StrictJSON", "TestSupport"]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
         .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
