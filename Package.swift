@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "StoreAPIAuthentication", targets: ["StoreAPIAuthentication"]),
         .library(name: "StoreControlAPI", targets: ["StoreControlAPI"]),
         .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
+        .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
         .library(name: "NotificationDelivery", targets: ["NotificationDelivery"]),
     ],
     dependencies: [
@@ -110,6 +111,9 @@ let package = Package(
         .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                        "StoreKit2Forge", "StrictJSON"]),
 
+        // Server Notifications V2 made from store events: Apple's type and subtype per event, the
+        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
+        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
         // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
         // schedule in store time, the webhook POST (async-http-client) and Apple's sendAttemptResult words.
         .target(
@@ -225,6 +229,9 @@ let package = Package(
             name: "LocalAppStoreTests",
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
+        // Every store event's notification against the Server API's answers at its instant, and Apple's verifier.
+        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "StoreKit2",
+                                                                     "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
             "NotificationDelivery", "LocalAppStore", "AppInput", "TestSupport",

@@ -32,7 +32,7 @@ public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// A version 4 UUID from two random words.
-    init(random high: UInt64, _ low: UInt64) {
+    package init(random high: UInt64, _ low: UInt64) {
         self.high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000
         self.low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
     }

@@ -18,6 +18,8 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
         case renewalExtended(days: Int, requestIdentifier: String)
         /// A mass extension finished: how many subscriptions it extended and how many it could not.
         case renewalExtensionSummary(requestIdentifier: String, succeeded: Int, failed: Int)
+        /// A mass extension could not extend this subscription (it was not eligible).
+        case renewalExtensionFailed(requestIdentifier: String)
         /// The customer lost access without a refund (Family Sharing stopped, or Apple revoked it).
         case revoked
         case priceIncrease(PriceIncreaseStatus)
@@ -37,6 +39,7 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
             case .consumptionRequested: return "consumptionRequested"
             case .renewalExtended: return "renewalExtended"
             case .renewalExtensionSummary: return "renewalExtensionSummary"
+            case .renewalExtensionFailed: return "renewalExtensionFailed"
             case .revoked: return "revoked"
             case .priceIncrease: return "priceIncrease"
             }
@@ -65,6 +68,9 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
     public let productId: String?
     public let transactionId: String?
     public let originalTransactionId: String?
+    /// What the event is about, taken when it was recorded (not encoded: the state's JSON
+    /// lists what happened; notifications carry the payloads).
+    public let subject: StoreEventSubject?
 
     private enum CodingKeys: String, CodingKey {
         case sequence, date, type, customerId, productId, transactionId, originalTransactionId
@@ -97,6 +103,7 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
             try container.encode(request, forKey: .requestIdentifier)
             try container.encode(succeeded, forKey: .succeededCount)
             try container.encode(failed, forKey: .failedCount)
+        case .renewalExtensionFailed(let request): try container.encode(request, forKey: .requestIdentifier)
         case .priceIncrease(let status): try container.encode(status, forKey: .priceIncreaseStatus)
         case .gracePeriodExpired, .refundDeclined, .refundReversed, .revoked: break
         }

@@ -55,17 +55,21 @@ extension StoreState {
         var result = StoreActionResult()
         transactions[Int(index)].revocationDate = nil
         transactions[Int(index)].revocationReason = nil
-        record(.refundReversed, customer: transactions[Int(index)].customer, transaction: index, into: &result)
         let id = transactions[Int(index)].transactionId
         for copy in familyCopies[id] ?? [] where transactions[Int(copy)].isRevoked {
             transactions[Int(copy)].revocationDate = nil
             transactions[Int(copy)].revocationReason = nil
         }
-        if let subscription = subscription(latest: index) {
+        let subscription = subscription(latest: index)
+        if let subscription {
             let active = subscriptions[Int(subscription)].expiresDate > now
             subscriptions[Int(subscription)].status = active ? .active : .expired
             subscriptions[Int(subscription)].autoRenewStatus = active
             subscriptions[Int(subscription)].expirationIntent = active ? nil : .other
+        }
+        // Recorded once the subscription is back, so the event's subject shows it so.
+        record(.refundReversed, customer: transactions[Int(index)].customer, transaction: index, into: &result)
+        if let subscription {
             propagate(subscription, newTransaction: false, event: .refundReversed, into: &result)
             reschedule(subscription)
         }
@@ -120,7 +124,6 @@ extension StoreState {
         transactions[Int(index)].revocationDate = now
         transactions[Int(index)].revocationReason = reason
         transactions[Int(index)].refundRequest = nil
-        record(event, customer: transactions[Int(index)].customer, transaction: index, into: &result)
         let id = transactions[Int(index)].transactionId
         let subscription = subscription(latest: index)
         if let subscription {
@@ -129,6 +132,10 @@ extension StoreState {
             subscriptions[Int(subscription)].gracePeriodExpiresDate = nil
             subscriptions[Int(subscription)].billingRetryEndDate = nil
             subscriptions[Int(subscription)].pendingBillingFailure = nil
+        }
+        // Recorded once the subscription is revoked, so the event's subject shows it so.
+        record(event, customer: transactions[Int(index)].customer, transaction: index, into: &result)
+        if let subscription {
             propagate(subscription, newTransaction: false, event: nil, into: &result)
             reschedule(subscription)
         }

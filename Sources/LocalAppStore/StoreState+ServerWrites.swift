@@ -120,15 +120,19 @@ extension StoreState {
                 extend(Int32(index), days: days, requestIdentifier: requestIdentifier, into: &result)
                 succeeded += 1
             } else {
+                record(.renewalExtensionFailed(requestIdentifier: requestIdentifier), customer: subscription.customer,
+                       transaction: subscription.latestTransaction, into: &result)
                 failed += 1
             }
         }
-        massExtensions.append(MassExtension(requestIdentifier: requestIdentifier, productId: productId, extendByDays: days,
-                                            extendReasonCode: reason, storefrontCountryCodes: storefrontCountryCodes,
-                                            complete: true, completeDate: now, succeededCount: succeeded, failedCount: failed))
+        let massExtension = MassExtension(requestIdentifier: requestIdentifier, productId: productId, extendByDays: days,
+                                          extendReasonCode: reason, storefrontCountryCodes: storefrontCountryCodes,
+                                          complete: true, completeDate: now, succeededCount: succeeded, failedCount: failed)
+        massExtensions.append(massExtension)
         let event = StoreEvent(sequence: events.count + 1, date: now,
                                kind: .renewalExtensionSummary(requestIdentifier: requestIdentifier, succeeded: succeeded, failed: failed),
-                               customerId: "", productId: productId, transactionId: nil, originalTransactionId: nil)
+                               customerId: "", productId: productId, transactionId: nil, originalTransactionId: nil,
+                               subject: StoreEventSubject(transaction: nil, renewalInfo: nil, status: nil, massExtension: massExtension))
         events.append(event)
         result.events.append(event)
         // The per-subscription fields `extend` filled belong to single extensions.

@@ -228,7 +228,8 @@ public struct StoreState: Sendable {
         let event = StoreEvent(sequence: events.count + 1, date: now, kind: kind, customerId: customerId(customer),
                                productId: record.map { product($0.product).id },
                                transactionId: record.map { String($0.transactionId) },
-                               originalTransactionId: record.map { String($0.originalTransactionId) })
+                               originalTransactionId: record.map { String($0.originalTransactionId) },
+                               subject: transaction.map { eventSubject(transaction: $0) })
         events.append(event)
         result.events.append(event)
     }

@@ -83,6 +83,13 @@ public struct JWSForge: FixtureForge {
 
     // MARK: Signing and breaking
 
+    /// The compact JWS of `payload` as the App Store signs it (the genuine chain, no
+    /// flaw): what the Server API answers and notifications carry, signed by this one call
+    /// so the same payload bytes give the same JWS in both.
+    package func signAsAppStore(_ payload: [UInt8]) throws(KeyError) -> String {
+        try sign(payload, flaw: .none, serial: 0)
+    }
+
     /// The compact JWS of `payload` for `flaw`.
     package func sign(_ payload: [UInt8], flaw: JWSCase.Flaw, serial: UInt64) throws(KeyError) -> String {
         let genuine = [authority.leaf.x5c, authority.intermediate.x5c, authority.root.x5c]

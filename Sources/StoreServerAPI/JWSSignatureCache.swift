@@ -26,7 +26,7 @@ final class JWSSignatureCache: @unchecked Sendable {
         if let cached = lock.withLock({ signatures[payload] }) { return cached }
         let jws: String
         do {
-            jws = try forge.sign(payload, flaw: .none, serial: 0)
+            jws = try forge.signAsAppStore(payload)
         } catch {
             throw ServerAPIFailure(.generalInternal, "signing failed: \(error)")
         }

@@ -313,7 +313,12 @@ final class StoreActionTests: XCTestCase {
         let status = try store.massExtensionStatus(productId: monthly, requestIdentifier: "m")
         XCTAssertEqual([status.succeededCount, status.failedCount], [2, 1])
         XCTAssertTrue(status.complete)
-        XCTAssertEqual(store.events.last?.kind, .renewalExtensionSummary(requestIdentifier: "m", succeeded: 2, failed: 1))
+        XCTAssertEqual(store.events.suffix(4).map(\.kind), [
+            .renewalExtended(days: 3, requestIdentifier: "m"), .renewalExtended(days: 3, requestIdentifier: "m"),
+            .renewalExtensionFailed(requestIdentifier: "m"), .renewalExtensionSummary(requestIdentifier: "m", succeeded: 2, failed: 1),
+        ], "the subscription extended twice this year fails, and says so")
+        XCTAssertEqual(store.events.suffix(2).first?.originalTransactionId, String(capped))
+        XCTAssertEqual(store.events.last?.subject?.massExtension, status)
         XCTAssertThrowsError(try store.massExtensionStatus(productId: monthly, requestIdentifier: "other"))
     }
 
