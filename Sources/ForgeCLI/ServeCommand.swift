@@ -201,6 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.rateLimits = rateLimits.flatMap { ServerAPIRateLimits.named[$0] }
         // validate() checked the spelling.
         let clock = timeRate.flatMap(StoreTimeRate.init).map { rate in
+            // The stores count only the steps between its readings: any start will do.
             ScaledClockSource(start: 0, rate: rate.factor, wallClock: { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) })
         }
         options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,

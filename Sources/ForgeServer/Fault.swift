@@ -35,13 +35,16 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
-        /// The spellings of the faults of this surface, for help and errors.
-        public var spellings: String {
+        /// The spellings of the faults of this surface alone.
+        fileprivate var ownSpellings: String {
             switch self {
-            case .verifyReceipt: return "21005, 21009, 21100…21199 (is_retryable true; `-final`: false), " + Fault.commonSpellings
-            case .serverAPI: return "an App Store Server API error code (4290000, 5000001, 4040002 …), " + Fault.commonSpellings
+            case .verifyReceipt: return "21005, 21009, 21100…21199 (is_retryable true; `-final`: false)"
+            case .serverAPI: return "an App Store Server API error code (4290000, 5000001, 4040002 …)"
             }
         }
+
+        /// The spellings of the faults of this surface, for help and errors.
+        public var spellings: String { ownSpellings + ", " + Fault.commonSpellings }
     }
 
     /// The longest `delay-MS`.
@@ -53,9 +56,8 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     private static let commonSpellings = "http-500, http-503, delay-MS (MS ≤ 60000), garbage, close"
 
     /// Every spelling, for help and errors.
-    public static let spellings = "21005, 21009, 21100…21199 (is_retryable true; `-final`: false) for verifyReceipt; "
-        + "an App Store Server API error code (4290000, 5000001, 4040002 …) for the Server API; "
-        + commonSpellings + " for both"
+    public static let spellings = Surface.allCases.map { "\($0.ownSpellings) for \($0)" }.joined(separator: "; ")
+        + "; " + commonSpellings + " for both"
 
     /// Parses one spelling; nil when it is not one.
     public init?(_ text: String) {

@@ -47,14 +47,3 @@ final class TimeRateServeTests: XCTestCase {
         }
     }
 }
-
-/// A wall clock in milliseconds that the test moves.
-final class TestWallClock: @unchecked Sendable {
-    // @unchecked: `milliseconds` is only touched under `lock`.
-    private let lock = NSLock()
-    private var milliseconds: Int64 = 1_000_000
-
-    func move(by step: Int64) { lock.withLock { milliseconds += step } }
-
-    var read: @Sendable () -> Int64 { { [self] in lock.withLock { milliseconds } } }
-}

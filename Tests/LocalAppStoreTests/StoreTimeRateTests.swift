@@ -1,5 +1,6 @@
 import Foundation
 import LocalAppStore
+import TestSupport
 import XCTest
 
 /// `--time-rate`: SKTestSession's names and plain factors, and a store whose clock runs
@@ -22,7 +23,7 @@ final class StoreTimeRateTests: XCTestCase {
     }
 
     func testRenewalsHappenAsTheScaledClockPassesTheirDates() throws {
-        let wall = WallClock(1_000_000)
+        let wall = TestWallClock(1_000_000)
         let clock = ScaledClockSource(start: 0, rate: 86_400, wallClock: wall.read)  // oneSecondIsOneDay
         let store = LocalAppStore(StoreConfiguration(start: 1_800_000_000_000, customers: 0), clock: clock)
         let start = store.snapshot().now
@@ -51,7 +52,7 @@ final class StoreTimeRateTests: XCTestCase {
 
     func testTheSameReadingsGiveTheSameStoreWhateverTheSteps() throws {
         func run(steps: [Int64]) throws -> (StoreInstant, [StoreEvent]) {
-            let wall = WallClock(0)
+            let wall = TestWallClock(0)
             let store = LocalAppStore(StoreConfiguration(start: 1_800_000_000_000, customers: 0),
                                       clock: ScaledClockSource(start: 0, rate: 1_296_000, wallClock: wall.read))
             let original = try XCTUnwrap(try store.write { try $0.buyProduct(customer: "alice", productId: monthly) }.originalTransactionId)
@@ -79,17 +80,4 @@ final class StoreTimeRateTests: XCTestCase {
         _ = try store.write { try $0.advance(by: 1_000) }
         XCTAssertEqual(store.snapshot().now, 1_800_000_001_000)
     }
-}
-
-/// A wall clock in milliseconds that the test moves.
-final class WallClock: @unchecked Sendable {
-    // @unchecked: `milliseconds` is only touched under `lock`.
-    private let lock = NSLock()
-    private var milliseconds: Int64
-
-    init(_ milliseconds: Int64) { self.milliseconds = milliseconds }
-
-    func move(by step: Int64) { lock.withLock { milliseconds += step } }
-
-    var read: @Sendable () -> Int64 { { [self] in lock.withLock { milliseconds } } }
 }
