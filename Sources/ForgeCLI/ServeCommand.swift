@@ -40,7 +40,31 @@ struct ServeCommand: AsyncParsableCommand {
             the check that failed.
 
             Faults for a client's error paths: the request header `X-Forge-Fault: FAULT`, or --faults \
-            FAULT=RATE,... at random (reproducible with --seed). FAULT is one of: \(Fault.spellings).
+            FAULT=RATE,... at random (reproducible with --seed: request n, counted over verifyReceipt and \
+            Server API requests in arrival order, draws the seed's n-th number). FAULT is one of: \
+            \(Fault.spellings). An App Store Server API error code answers Apple's \
+            {"errorCode","errorMessage"} with the code's first three digits as HTTP status and \
+            Content-Type: application/json; 4290000 adds Retry-After, the UNIX time in milliseconds one \
+            second later. A fault hits only the requests it means something to (a verifyReceipt status \
+            only verifyReceipt, an API error only the Server API), at its rate among those; the header \
+            with a fault of the other surface, or no fault, gets 400 naming it. On the Server API a fault \
+            hits any request routed to an endpoint, whatever its token (it stands for Apple's server \
+            failing); the control API (/forge/v1/) never faults.
+
+            --rate-limits apple: Apple's per-endpoint limits of the App Store Server API, per endpoint and \
+            environment, the sandbox a tenth of production, counted in one-second windows of the wall \
+            clock over authenticated requests: \(ServerAPIRateLimits.apple.summary). Figures from Apple's \
+            "Identifying rate limits" as ../shared/APPSTORESERVERAPI.md quotes it; endpoints it gives no \
+            figure for are not limited. Over the limit: 429 {"errorCode":4290000,"errorMessage":"Rate \
+            limit exceeded."} with Retry-After = the UNIX time in milliseconds of the next window.
+
+            --time-rate RATE: the stores' clocks run RATE times faster than real time, like Xcode's \
+            SKTestSession.timeRate, and renewals, billing retries, grace periods and expiries happen as \
+            the clock passes their dates (seen by the next request). RATE is one of SKTestSession.TimeRate's \
+            names: \(StoreTimeRate.named.map(\.name).joined(separator: ", ")), or a factor (60: a minute \
+            per second). The store has one clock for all subscriptions: the fixed oneRenewalEvery… rates \
+            are read as a monthly renewal at that interval. Without --time-rate the clock moves only when \
+            POST /forge/v1/advanceClock says so; with it, advanceClock adds to the running clock.
 
             Bodies over 1 MiB get HTTP 413; a client that takes over 10 s to send its request is \
             disconnected. SIGTERM or SIGINT stops the server after the requests in flight (exit 0). \
@@ -55,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
               forge serve          # http://127.0.0.1:8080, trusting Certs/root.cer
               forge serve --port 0 --shared-secret 0123abcd --accept-xcode
               forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,delay-500=10%' --seed 7
+              forge serve --faults '4290000=5%,5000001=1%,http-503=1%' --rate-limits apple --time-rate oneSecondIsOneDay
               forge serve --api-key ABC123DEFG=SubscriptionKey_ABC123DEFG.p8 --issuer 57246542-96fe-1a63-e053-0824d011072a \\
                 --bundle-id com.example.app --customers 1000 --now 2026-01-15T00:00:00Z
               curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" \\
@@ -85,6 +110,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Random faults: FAULT=RATE,… with RATE a fraction (0.05) or percentage (5%).", valueName: "SPEC"))
     var faults: String?
+
+    @Option(name: .customLong("rate-limits"), help: ArgumentHelp(
+        "Apply Apple's per-endpoint App Store Server API rate limits (`apple`; the sandbox gets a tenth). Default: no limit.",
+        valueName: "apple"))
+    var rateLimits: String?
+
+    @Option(name: .customLong("time-rate"), help: ArgumentHelp(
+        "Run the stores' clocks faster than real time: an SKTestSession.TimeRate name (oneSecondIsOneDay …) or a factor. "
+            + "Default: the clock moves only by advanceClock.",
+        valueName: "RATE"))
+    var timeRate: String?
 
     @OptionGroup var reference: ReferenceOptions
 
@@ -132,6 +168,12 @@ struct ServeCommand: AsyncParsableCommand {
             guard let keyIdentifier = Self.keySpec(spec)?.keyIdentifier else { throw ValidationError("--api-key '\(spec)' is not KEYID=FILE") }
             guard keyIdentifiers.insert(keyIdentifier).inserted else { throw ValidationError("--api-key: the key id '\(keyIdentifier)' is given twice") }
         }
+        if let rateLimits, ServerAPIRateLimits.named[rateLimits] == nil {
+            throw ValidationError("--rate-limits '\(rateLimits)' is not one of: \(ServerAPIRateLimits.named.keys.sorted().joined(separator: ", "))")
+        }
+        if let timeRate, StoreTimeRate(timeRate) == nil {
+            throw ValidationError("--time-rate '\(timeRate)' is not one of: \(StoreTimeRate.spellings)")
+        }
         if let faults {
             do {
                 _ = try FaultPlan(spec: faults, seed: seed)
@@ -156,8 +198,14 @@ struct ServeCommand: AsyncParsableCommand {
         options.faults = try faults.map { try FaultPlan(spec: $0, seed: seed) }
         let appDescription = try app.description(context: "forge serve")
         let settings = try reference.settings()
+        options.rateLimits = rateLimits.flatMap { ServerAPIRateLimits.named[$0] }
+        // validate() checked the spelling.
+        let clock = timeRate.flatMap(StoreTimeRate.init).map { rate in
+            // The stores count only the steps between its readings: any start will do.
+            ScaledClockSource(start: 0, rate: rate.factor, wallClock: { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) })
+        }
         options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,
-                                                           customers: customers))
+                                                           customers: customers), clock: clock)
         options.serverAPIAuthentication = try serverAPIAuthentication(bundleIdentifier: appDescription.bundleIdentifier)
 
         var logger = Logger(label: "forge-serve") { label in StreamLogHandler.standardError(label: label) }

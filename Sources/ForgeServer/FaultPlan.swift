@@ -5,10 +5,15 @@ import ForgeSupport
 /// `--faults SPEC`: faults injected at random rates, reproducible with `--seed`.
 ///
 /// SPEC is a comma-separated list of `FAULT=RATE`, RATE a fraction (`0.05`) or a
-/// percentage (`5%`), the rates adding up to at most 1: `21005=2%,http-503=0.01,delay-300=10%`.
-/// Request number n (in arrival order, from 0) draws the n-th number of the seeded
-/// generator, so a client that sends its requests one after another sees the same faults
-/// on every run with the same seed.
+/// percentage (`5%`), the rates of the faults of each surface adding up to at most 1: `21005=2%,http-503=0.01,delay-300=10%`.
+/// Request number n (in arrival order, from 0, verifyReceipt and Server API requests
+/// alike) draws the n-th number of the seeded generator, so a client that sends its
+/// requests one after another sees the same faults on every run with the same seed.
+///
+/// A fault hits only the requests it means something to (`Fault.applies(to:)`): a
+/// verifyReceipt status only verifyReceipt requests, an App Store Server API error only
+/// Server API requests, `http-503` both; each at its own rate among the requests it
+/// applies to (`21005=10%,4290000=10%`: a tenth of each surface's requests fault).
 public final class FaultPlan: @unchecked Sendable {
     // @unchecked: `random` and `drawn` are only touched under `lock`.
     public let rates: [(fault: Fault, rate: Double)]
@@ -46,19 +51,21 @@ public final class FaultPlan: @unchecked Sendable {
             }
             rates.append((fault, percent ? number / 100 : number))
         }
-        let total = rates.reduce(0) { $0 + $1.rate }
-        guard total <= 1 + 1e-9 else {
-            throw Failure(description: "the rates add up to \(total), more than 1")
+        for surface in Fault.Surface.allCases {
+            let total = rates.filter { $0.fault.applies(to: surface) }.reduce(0) { $0 + $1.rate }
+            guard total <= 1 + 1e-9 else {
+                throw Failure(description: "the rates of the faults for \(surface) add up to \(total), more than 1")
+            }
         }
         self.init(rates: rates, seed: seed)
     }
 
-    /// The fault for the next request, or nil for a normal answer.
-    public func next() -> Fault? {
+    /// The fault for the next request, one to `surface`, or nil for a normal answer.
+    public func next(for surface: Fault.Surface) -> Fault? {
         guard !rates.isEmpty else { return nil }
         let draw = lock.withLock { Double(random.next() >> 11) / Double(1 << 53) }
         var cumulative = 0.0
-        for (fault, rate) in rates {
+        for (fault, rate) in rates where fault.applies(to: surface) {
             cumulative += rate
             if draw < cumulative { return fault }
         }

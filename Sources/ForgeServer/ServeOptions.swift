@@ -18,8 +18,11 @@ public struct ServeOptions: Sendable {
     /// `--shared-secret`: a `password` that differs is 21004 (for receipts with
     /// auto-renewable subscriptions). Nil: any password is accepted.
     public var sharedSecret: String?
-    /// `--faults`: random faults; nil: none (the `X-Forge-Fault` header works either way).
+    /// `--faults`: random faults for verifyReceipt and the Server API; nil: none (the
+    /// `X-Forge-Fault` header works either way).
     public var faults: FaultPlan?
+    /// `--rate-limits`: the Server API's per-endpoint limits, counted on `clock`; nil: none.
+    public var rateLimits: ServerAPIRateLimits?
     /// `--accept-xcode`: receipts signed by an Xcode anchor are 0 with environment `Xcode`,
     /// not 21002.
     public var acceptXcode = false
@@ -29,7 +32,8 @@ public struct ServeOptions: Sendable {
     /// idle keep-alive connection stays open.
     public var readTimeout: Duration = .seconds(10)
     /// The time of a request (`request_date`), and the wall clock Server API tokens are
-    /// checked against (the store keeps its own clock).
+    /// checked against, rate limits count on and `Retry-After` is written from (the
+    /// store keeps its own clock).
     public var clock: @Sendable () -> Date = { Date() }
     /// The App Store Server API's stores, production (`http://HOST:PORT/inApps/…`) and
     /// sandbox (`http://HOST:PORT/sandbox/inApps/…`): the default population of the

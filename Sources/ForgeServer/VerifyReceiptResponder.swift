@@ -60,25 +60,12 @@ struct VerifyReceiptResponder: HTTPResponder {
         }
         guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
 
-        // The header names the fault; without one, --faults may draw one.
-        var fault: Fault?
-        if let text = request.headers[Self.faultHeader] {
-            guard let parsed = Fault(text.trimmingCharacters(in: .whitespaces)) else {
-                line.http = 400
-                line.verdict = "bad-fault-header"
-                return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "X-Forge-Fault '\(text)' is not one of: \(Fault.spellings)\n")))
-            }
-            fault = parsed
-        } else {
-            fault = faults?.next()
+        let fault: Fault?
+        switch chooseFault(request, for: .verifyReceipt, &line) {
+        case .fault(let chosen): fault = chosen
+        case .refused(let response): return response
         }
-        line.fault = fault?.description
-        if case .close = fault {
-            line.verdict = "connection-dropped"
-            try await context.channel.close()
-            throw ConnectionDropped()
-        }
+        if case .close = fault { try await dropConnection(context, &line) }
 
         let body: [UInt8]
         switch try await readBody(request, context: context, &line) {
@@ -91,24 +78,73 @@ struct VerifyReceiptResponder: HTTPResponder {
         case .status:
             line.verdict = "fault"
             return answer(VerifyReceiptAnswer(fault: fault!), &line)
+        case .http, .garbage:
+            return transportFault(fault!, &line)
+        case .delay(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        case .apiError, .close, nil:
+            // chooseFault keeps Server API errors away from verifyReceipt; close never gets here.
+            break
+        }
+        return answer(service.answer(body: body, at: endpoint), &line)
+    }
+
+    // MARK: Faults
+
+    private enum FaultChoice {
+        case fault(Fault?)
+        /// The header names no fault of this surface: the 400 to send.
+        case refused(Response)
+    }
+
+    /// The header's fault, or without the header one drawn from `--faults`, for a request to `surface`.
+    private func chooseFault(_ request: Request, for surface: Fault.Surface, _ line: inout LogLine) -> FaultChoice {
+        guard let text = request.headers[Self.faultHeader] else {
+            let fault = faults?.next(for: surface)
+            line.fault = fault?.description
+            return .fault(fault)
+        }
+        let spelling = text.trimmingCharacters(in: .whitespaces)
+        let problem: String
+        if let fault = Fault(spelling) {
+            guard !fault.applies(to: surface) else {
+                line.fault = fault.description
+                return .fault(fault)
+            }
+            problem = "is a fault of \(Fault.Surface.allCases.first { fault.applies(to: $0) }!), not of \(surface)"
+        } else {
+            problem = "is not a fault"
+        }
+        line.http = 400
+        line.verdict = "bad-fault-header"
+        return .refused(Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(
+            string: "X-Forge-Fault '\(text)' \(problem): \(surface) takes one of: \(surface.spellings)\n"))))
+    }
+
+    /// The `close` fault: the connection goes without an answer.
+    private func dropConnection(_ context: Context, _ line: inout LogLine) async throws -> Never {
+        line.verdict = "connection-dropped"
+        try await context.channel.close()
+        throw ConnectionDropped()
+    }
+
+    /// `http-500`, `http-503` and `garbage`: what a failing front end sends, the same on every surface.
+    private func transportFault(_ fault: Fault, _ line: inout LogLine) -> Response {
+        line.verdict = "fault"
+        switch fault {
         case .http(let code):
             line.http = code
-            line.verdict = "fault"
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
             if code == 503 { headers[.retryAfter] = "1" }
             return Response(status: .init(code: code), headers: headers,
                             body: .init(byteBuffer: ByteBuffer(string: "<html><body>\(code)</body></html>\n")))
         case .garbage:
             line.http = 200
-            line.verdict = "fault"
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: "<html><body>Service temporarily unavailable</body></html>\n")))
-        case .delay(let milliseconds):
-            try await Task.sleep(for: .milliseconds(milliseconds))
-        case .close, nil:
-            break
+        default:
+            preconditionFailure("not a transport fault: \(fault)")
         }
-        return answer(service.answer(body: body, at: endpoint), &line)
     }
 
     private enum BodyRead {
@@ -139,16 +175,40 @@ struct VerifyReceiptResponder: HTTPResponder {
     }
 
     /// An App Store Server API request: the handler answers, this converts.
+    ///
+    /// Faults hit a request once it is routed to an endpoint, before and whatever its
+    /// token: a fault stands for Apple's server failing, which a client must survive
+    /// whatever its credentials, and a test that injects one needs no key. A path that
+    /// is no endpoint stays 404 (405 for another method), as no server fails there.
     private func answerServerAPI(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
+        var fault: Fault?
+        if case .endpoint = ServerAPIEndpoint.route(method: request.method.rawValue, path: request.uri.path) {
+            switch chooseFault(request, for: .serverAPI, &line) {
+            case .fault(let chosen): fault = chosen
+            case .refused(let response): return response
+            }
+        }
+        if case .close = fault { try await dropConnection(context, &line) }
         let body: [UInt8]
         switch try await readBody(request, context: context, &line) {
         case .body(let bytes): body = bytes
         case .refused(let response): return response
         }
-        let answer = serverAPI.respond(to: ServerAPIRequest(
-            method: request.method.rawValue, path: request.uri.path,
-            query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
-            authorization: request.headers[.authorization], body: body))
+        let answer: ServerAPIResponse
+        switch fault {
+        case .apiError(let error):
+            let retryAt = error == .rateLimitExceeded
+                ? AppleDate(serverAPI.wallClock()).milliseconds + Fault.retryAfterMilliseconds : nil
+            answer = ServerAPIResponse.error(error, retryAt: retryAt, logDetail: "fault")
+        case .http, .garbage:
+            return transportFault(fault!, &line)
+        case .delay(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            answer = respondServerAPI(request, body: body)
+        case .status, .close, nil:
+            // chooseFault keeps verifyReceipt statuses away from the Server API; close never gets here.
+            answer = respondServerAPI(request, body: body)
+        }
         line.http = answer.status
         line.verdict = answer.logDetail ?? "ok"
         var headers = HTTPFields()
@@ -157,6 +217,13 @@ struct VerifyReceiptResponder: HTTPResponder {
         }
         return Response(status: .init(code: answer.status), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    private func respondServerAPI(_ request: Request, body: [UInt8]) -> ServerAPIResponse {
+        serverAPI.respond(to: ServerAPIRequest(
+            method: request.method.rawValue, path: request.uri.path,
+            query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
+            authorization: request.headers[.authorization], body: body))
     }
 
     /// A control API request: the handler answers, this converts.

@@ -24,7 +24,7 @@ public struct VerifyReceiptServer: Sendable {
     /// `onRunning` gets the port the server listens on (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
-                                         wallClock: options.clock)
+                                         wallClock: options.clock, rateLimits: options.rateLimits)
         let stores = options.stores
         let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
         let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,

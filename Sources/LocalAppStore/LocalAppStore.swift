@@ -11,21 +11,45 @@ import ReceiptForge
 /// let bought = try store.write { try $0.buyProduct(customer: "alice", productId: "com.example.receiptforge.pro") }
 /// let payload = try store.read { try $0.transactionInfo(transactionId: bought.transactionIds[0]) }
 /// ```
+///
+/// With a `clock` (a time rate), every access first moves the clock on by as much as the
+/// source moved since the previous access, processing what fell due on the way, so a
+/// reader sees the store at the scaled time. Without one the clock moves only when an
+/// action (`advance`) says so.
 public final class LocalAppStore: @unchecked Sendable {
-    // @unchecked: `state` and `initial` are only touched with `lock` held.
+    // @unchecked: `state`, `initial` and `lastReading` are only touched with `lock` held.
     private let lock = NSLock()
     private var state: StoreState
     /// The default state, kept (copy-on-write) so a reset does not rebuild it.
     private let initial: StoreState
+    public let clock: (any StoreClockSource)?
+    /// The source's reading the store's clock last caught up with.
+    private var lastReading: StoreInstant
 
-    public init(_ configuration: StoreConfiguration = StoreConfiguration()) {
+    public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
         initial = StoreState(configuration)
         state = initial
+        self.clock = clock
+        lastReading = clock?.currentInstant() ?? 0
     }
 
-    public init(state: StoreState) {
+    public init(state: StoreState, clock: (any StoreClockSource)? = nil) {
         initial = StoreState(state.configuration)
         self.state = state
+        self.clock = clock
+        lastReading = clock?.currentInstant() ?? 0
+    }
+
+    /// Moves the clock on by what the source moved since the last reading (lock held).
+    private func catchUp() {
+        guard let clock else { return }
+        let reading = clock.currentInstant()
+        guard reading > lastReading else { return }
+        let step = reading - lastReading
+        lastReading = reading
+        let (target, overflow) = state.now.addingReportingOverflow(step)
+        // The events are in the state; the result of this advance has no caller to go to.
+        _ = try? state.advance(to: overflow ? .max : target)
     }
 
     public var configuration: StoreConfiguration { initial.configuration }
@@ -36,6 +60,7 @@ public final class LocalAppStore: @unchecked Sendable {
     public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
+        catchUp()
         return try body(&state)
     }
 
@@ -43,6 +68,7 @@ public final class LocalAppStore: @unchecked Sendable {
     public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
+        catchUp()
         return try body(state)
     }
 
@@ -51,6 +77,7 @@ public final class LocalAppStore: @unchecked Sendable {
     public func snapshot() -> StoreState {
         lock.lock()
         defer { lock.unlock() }
+        catchUp()
         return state
     }
 
@@ -66,7 +93,8 @@ public final class LocalAppStore: @unchecked Sendable {
         }
     }
 
-    /// SKTestSession's `resetToDefaultState`.
+    /// SKTestSession's `resetToDefaultState`: the clock goes back to the start too (and
+    /// at a time rate runs on from there).
     public func resetToDefaultState() {
         lock.lock()
         defer { lock.unlock() }

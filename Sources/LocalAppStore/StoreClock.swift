@@ -11,10 +11,12 @@ public enum StoreDuration {
     public static func days(_ count: Int) -> Int64 { Int64(count) * day }
 }
 
-/// Where a server takes the store's time from. The store itself moves only when told
-/// (`StoreState.advance(to:)`); a server that runs at a time rate (SKTestSession's
-/// `timeRate`) asks its source for the instant before each request and advances the
-/// store to it, so renewals happen in date order whatever the rate.
+/// Where a store takes the passing of time from, when it runs at a time rate
+/// (SKTestSession's `timeRate`, `forge serve --time-rate`). The store itself moves only
+/// when told (`StoreState.advance(to:)`); a `LocalAppStore` given a source reads it
+/// before each access and advances its clock by as much as the source moved since the
+/// previous reading, so renewals happen in date order whatever the rate, and an
+/// `advanceClock` on top stays as an offset.
 public protocol StoreClockSource: Sendable {
     /// The store instant the source says it is now; never earlier than a previous answer.
     func currentInstant() -> StoreInstant
@@ -22,7 +24,8 @@ public protocol StoreClockSource: Sendable {
 
 /// A clock source running `rate` times faster than the wall clock from `start`, after
 /// the wall-clock reading `wallStart` (both milliseconds). The reading itself is the
-/// caller's (`wallClock`), so tests can drive it.
+/// caller's (`wallClock`), so tests can drive it. Rounded down from `wallStart` each
+/// time, so the steps between readings add up to the scaled time with no drift.
 public struct ScaledClockSource: StoreClockSource {
     public let start: StoreInstant
     public let wallStart: Int64

@@ -8,14 +8,15 @@ public struct LocalAppStores: Sendable {
     public let production: LocalAppStore
     public let sandbox: LocalAppStore
 
-    /// Both stores of `configuration` (whose `environment` is replaced by each store's).
-    public init(_ configuration: StoreConfiguration = StoreConfiguration()) {
+    /// Both stores of `configuration` (whose `environment` is replaced by each store's),
+    /// their clocks running at `clock`'s pace when there is one (`--time-rate`).
+    public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
         var production = configuration
         production.environment = .production
         var sandbox = configuration
         sandbox.environment = .sandbox
-        self.production = LocalAppStore(production)
-        self.sandbox = LocalAppStore(sandbox)
+        self.production = LocalAppStore(production, clock: clock)
+        self.sandbox = LocalAppStore(sandbox, clock: clock)
     }
 
     public func store(_ environment: AppEnvironment) -> LocalAppStore {

@@ -30,6 +30,42 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
     /// POST `/v1/transactions/{transactionId}/finish`
     case finishTransaction(transactionId: String)
 
+    /// The endpoint as Apple's documentation titles it, without the values of its path:
+    /// what a rate limit counts by.
+    public enum Name: String, Sendable, Hashable, CaseIterable {
+        case getTransactionInfo = "Get Transaction Info"
+        case getTransactionHistoryV1 = "Get Transaction History V1"
+        case getTransactionHistory = "Get Transaction History"
+        case getAllSubscriptionStatuses = "Get All Subscription Statuses"
+        case lookUpOrderId = "Look Up Order ID"
+        case getRefundHistory = "Get Refund History"
+        case sendConsumptionInformationV1 = "Send Consumption Information V1"
+        case sendConsumptionInformation = "Send Consumption Information"
+        case extendSubscriptionRenewalDate = "Extend a Subscription Renewal Date"
+        case extendRenewalDatesForAllActiveSubscribers = "Extend Subscription Renewal Dates for All Active Subscribers"
+        case getStatusOfSubscriptionRenewalDateExtensions = "Get Status of Subscription Renewal Date Extensions"
+        case getAppTransactionInfo = "Get App Transaction Info"
+        case setAppAccountToken = "Set App Account Token"
+        case finishTransaction = "Finish Transaction"
+    }
+
+    public var name: Name {
+        switch self {
+        case .transactionInfo: return .getTransactionInfo
+        case .transactionHistory(_, let version): return version == .v1 ? .getTransactionHistoryV1 : .getTransactionHistory
+        case .subscriptionStatuses: return .getAllSubscriptionStatuses
+        case .lookUpOrder: return .lookUpOrderId
+        case .refundHistory: return .getRefundHistory
+        case .sendConsumptionInformation(_, let version): return version == 1 ? .sendConsumptionInformationV1 : .sendConsumptionInformation
+        case .extendRenewalDate: return .extendSubscriptionRenewalDate
+        case .extendRenewalDatesForAllActiveSubscribers: return .extendRenewalDatesForAllActiveSubscribers
+        case .massExtensionStatus: return .getStatusOfSubscriptionRenewalDateExtensions
+        case .appTransactionInfo: return .getAppTransactionInfo
+        case .setAppAccountToken: return .setAppAccountToken
+        case .finishTransaction: return .finishTransaction
+        }
+    }
+
     /// Where a path leads: an endpoint, a known path asked with another method, or nothing.
     public enum Route: Sendable, Hashable {
         case endpoint(ServerAPIEndpoint, AppEnvironment)

@@ -21,5 +21,5 @@ public struct ServerAPIFailure: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String { "\(error.rawValue) \(error.name): \(detail)" }
 
-    var response: ServerAPIResponse { .json(error.httpStatus, error.body) }
+    var response: ServerAPIResponse { .error(error) }
 }

@@ -15,22 +15,26 @@ import StoreKit2
 /// `{"errorCode","errorMessage"}` with `Content-Type: application/json` and the code's
 /// HTTP status; a bad token 401 `Unauthenticated` (plus `X-Forge-Auth-Failure: reason`,
 /// which Apple does not send); a path that is no endpoint 404; a known path with
-/// another method 405.
+/// another method 405; with `rateLimits`, a request over its endpoint's limit 429
+/// 4290000 with `Retry-After` in UNIX milliseconds.
 public struct ServerAPIHandler: Sendable {
     public let stores: LocalAppStores
     public let authentication: ServerAPIAuthentication
     /// The wall clock bearer tokens are checked against.
     public let wallClock: @Sendable () -> Date
+    /// `--rate-limits`: nil, no limit.
+    public let rateLimiter: ServerAPIRateLimiter?
     private let signatures: JWSSignatureCache
 
     /// Signatures kept for repeated payloads (a few MiB at most: a JWS is about 3 KiB).
     public static let signatureCacheCapacity = 4_096
 
     public init(stores: LocalAppStores, authentication: ServerAPIAuthentication, authority: JWSAuthority = .committed,
-                wallClock: @escaping @Sendable () -> Date = { Date() }) {
+                wallClock: @escaping @Sendable () -> Date = { Date() }, rateLimits: ServerAPIRateLimits? = nil) {
         self.stores = stores
         self.authentication = authentication
         self.wallClock = wallClock
+        rateLimiter = rateLimits.map(ServerAPIRateLimiter.init(limits:))
         signatures = JWSSignatureCache(authority: authority, capacity: Self.signatureCacheCapacity)
     }
 
@@ -57,6 +61,13 @@ public struct ServerAPIHandler: Sendable {
             response.logDetail = "use \(allowed)"
             return response
         case .endpoint(let endpoint, let environment):
+            // Apple limits each app, which the token names: only authenticated requests count.
+            if let rateLimiter,
+               case .refused(let retryAt, let limit) = rateLimiter.admit(endpoint.name, in: environment,
+                                                                          at: Int64((wallClock().timeIntervalSince1970 * 1_000).rounded(.down))) {
+                return .error(.rateLimitExceeded, retryAt: retryAt,
+                              logDetail: "rate limit of \(endpoint.name.rawValue) (\(environment.rawValue)): \(limit)")
+            }
             do throws(ServerAPIFailure) {
                 return try answer(endpoint, store: stores.store(environment), request: request)
             } catch {

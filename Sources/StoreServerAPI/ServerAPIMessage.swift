@@ -1,4 +1,5 @@
 import Foundation
+import StoreAPIAuthentication
 
 /// One App Store Server API request as any transport hands it over: the method, the
 /// path as received (percent-encoded, `/inApps/…` or `/sandbox/inApps/…`), the query
@@ -84,6 +85,16 @@ public struct ServerAPIResponse: Sendable, Hashable {
 
     static func json(_ status: Int, _ body: [UInt8]) -> ServerAPIResponse {
         ServerAPIResponse(status: status, headers: [Header("Content-Type", jsonContentType)], body: body)
+    }
+
+    /// Apple's error answer: the code's HTTP status, `{"errorCode","errorMessage"}`, and
+    /// for 4290000 `Retry-After` = `retryAt`, the UNIX time in milliseconds when a request
+    /// will be accepted again (Apple's unit; go-iap reads seconds, wrongly).
+    public static func error(_ error: StoreAPIError, retryAt: Int64? = nil, logDetail: String? = nil) -> ServerAPIResponse {
+        var response = json(error.httpStatus, error.body)
+        if let retryAt { response.headers.append(Header("Retry-After", String(retryAt))) }
+        response.logDetail = logDetail
+        return response
     }
 
     static func text(_ status: Int, _ text: String, headers: [Header] = []) -> ServerAPIResponse {

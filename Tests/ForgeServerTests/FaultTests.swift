@@ -110,7 +110,7 @@ final class FaultTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(message), "\(spec): \(error)")
             }
         }
-        XCTAssertEqual(try FaultPlan(spec: "close=1", seed: 1).next(), .close)
-        XCTAssertNil(try FaultPlan(spec: "close=0", seed: 1).next())
+        XCTAssertEqual(try FaultPlan(spec: "close=1", seed: 1).next(for: .verifyReceipt), .close)
+        XCTAssertNil(try FaultPlan(spec: "close=0", seed: 1).next(for: .serverAPI))
     }
 }

@@ -20,10 +20,26 @@ final class ServeCommandTests: XCTestCase {
                                      (["--api-key", "K=a.p8", "--api-key", "K=b.p8", "--issuer", "x"], "'K' is given twice"),
                                      (["--api-key", "K=a.p8", "--issuer", "x", "--no-auth"], "--no-auth checks no key"),
                                      (["--customers=-1"], "is negative"),
+                                     (["--faults", "4999999=0.1"], "'4999999' is not a fault"),
+                                     (["--faults", "4290000=0.6,http-503=0.5"], "the faults for the App Store Server API add up to 1.1"),
+                                     (["--rate-limits", "google"], "--rate-limits 'google' is not one of: apple"),
+                                     (["--time-rate", "fast"], "--time-rate 'fast' is not one of: realTime"),
+                                     (["--time-rate", "0"], "oneRenewalEveryTwoSeconds, or a factor above 0"),
+                                     (["--time-rate=-5"], "--time-rate '-5' is not one of"),
                                      (["--now", "yesterday"], "is not an RFC 3339 date")] {
             let output = try forge(arguments)
             XCTAssertEqual(output.status, 64, "\(arguments)")
             XCTAssertTrue(output.standardError.contains(message), "\(arguments): \(output.standardError)")
+        }
+    }
+
+    func testHelpExplainsServerAPIFaultsRateLimitsAndTimeRates() throws {
+        let help = try forge(["--help"])
+        XCTAssertEqual(help.status, 0)
+        let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in ["--rate-limits", "--time-rate", "4290000 adds Retry-After", "Get Transaction Info: 50 per 1000 ms (sandbox 5 per 1000 ms)",
+                       "APPSTORESERVERAPI.md", "oneSecondIsOneDay", "oneRenewalEveryTwoSeconds", "whatever its token"] {
+            XCTAssertTrue(text.contains(phrase), "no '\(phrase)' in forge serve --help")
         }
     }
 

@@ -1,0 +1,71 @@
+import AppInput
+
+/// How many requests an endpoint takes in a window of time: `requests` in each
+/// `windowMilliseconds`-long window of the UNIX clock (windows start at multiples of it).
+public struct ServerAPIRateLimit: Sendable, Hashable, CustomStringConvertible {
+    public let requests: Int
+    public let windowMilliseconds: Int64
+
+    public init(requests: Int, windowMilliseconds: Int64) {
+        precondition(requests > 0 && windowMilliseconds > 0, "a rate limit lets something through")
+        self.requests = requests
+        self.windowMilliseconds = windowMilliseconds
+    }
+
+    public static func perSecond(_ requests: Int) -> ServerAPIRateLimit {
+        ServerAPIRateLimit(requests: requests, windowMilliseconds: 1_000)
+    }
+
+    /// A tenth of the limit, as the sandbox has: exact in whole requests, so 50 per
+    /// second becomes 5 per second and 1 per second becomes 1 per 10 seconds.
+    public var tenth: ServerAPIRateLimit {
+        requests % 10 == 0
+            ? ServerAPIRateLimit(requests: requests / 10, windowMilliseconds: windowMilliseconds)
+            : ServerAPIRateLimit(requests: requests, windowMilliseconds: windowMilliseconds * 10)
+    }
+
+    public var description: String { "\(requests) per \(windowMilliseconds) ms" }
+}
+
+/// Per-endpoint limits of the App Store Server API (`--rate-limits`).
+///
+/// Apple limits requests per app and endpoint; the sandbox allows 10 % of production.
+/// Apple says it enforces its per-second figures over an hour; the forge enforces them
+/// per second (per window), so that a client's 429 path is reached within a test.
+public struct ServerAPIRateLimits: Sendable, Hashable {
+    /// The production limits; an endpoint without one is not limited.
+    public var production: [ServerAPIEndpoint.Name: ServerAPIRateLimit]
+
+    public init(production: [ServerAPIEndpoint.Name: ServerAPIRateLimit]) {
+        self.production = production
+    }
+
+    /// The limit of `endpoint` in `environment` (the sandbox's is a tenth), or nil.
+    public func limit(_ endpoint: ServerAPIEndpoint.Name, in environment: AppEnvironment) -> ServerAPIRateLimit? {
+        guard let limit = production[endpoint] else { return nil }
+        return environment == .sandbox ? limit.tenth : limit
+    }
+
+    /// `--rate-limits apple`: the figures of Apple's "Identifying rate limits" page as
+    /// `../shared/APPSTORESERVERAPI.md` quotes it ("Rate limits are per app and endpoint
+    /// (e.g. 50/s for transaction info and history, 1/s for test notifications; sandbox
+    /// 10 %)"): Get Transaction Info and Get Transaction History (v1 and v2, each its
+    /// own endpoint) 50 per second. The test-notification endpoints (1 per second) are
+    /// not served here; the other endpoints have no figure in that reference, so they
+    /// are not limited rather than limited at a guessed rate.
+    public static let apple = ServerAPIRateLimits(production: [
+        .getTransactionInfo: .perSecond(50),
+        .getTransactionHistory: .perSecond(50),
+        .getTransactionHistoryV1: .perSecond(50),
+    ])
+
+    /// The names `--rate-limits` takes.
+    public static let named: [String: ServerAPIRateLimits] = ["apple": .apple]
+
+    /// One line per limited endpoint, for help and the start-up message.
+    public var summary: String {
+        ServerAPIEndpoint.Name.allCases.compactMap { name in
+            production[name].map { "\(name.rawValue): \($0) (sandbox \($0.tenth))" }
+        }.joined(separator: "; ")
+    }
+}
