@@ -242,13 +242,24 @@ extension StoreState {
         return try advance(to: target)
     }
 
+    /// The longest move of the clock in one call: ten years of 366 days. A move renews
+    /// every subscription once per period on the way, under the store's lock, so a move
+    /// to the end of time (`{"to": 9223372036854775807}`) would renew weekly
+    /// subscriptions for ages, hold the lock and grow without bound; a longer move is
+    /// made in steps.
+    public static let maximumClockMove: Int64 = StoreDuration.days(10 * 366)
+
     /// Moves the clock to `instant`: every renewal, failed renewal, grace period end and
     /// expiry due by then happens at its own date, earliest first (ties by subscription
-    /// order), and the clock stops at `instant`.
+    /// order), and the clock stops at `instant`. At most `maximumClockMove` ahead.
     @discardableResult
     public mutating func advance(to instant: StoreInstant) throws(StoreError) -> StoreActionResult {
         guard instant >= now else {
             throw StoreError(.clockMovesForward, field: "instant", "\(instant) is before the store's now \(now): the clock only moves forward")
+        }
+        let (distance, overflow) = instant.subtractingReportingOverflow(now)
+        guard !overflow, distance <= Self.maximumClockMove else {
+            throw StoreError(.invalidValue, field: "instant", "\(instant) is more than \(Self.maximumClockMove) ms (ten years) after the store's now \(now): move the clock in steps")
         }
         var result = StoreActionResult()
         while let first = dueQueue.first, first.date <= instant {

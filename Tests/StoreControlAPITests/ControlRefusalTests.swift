@@ -116,6 +116,10 @@ final class ControlRefusalTests: XCTestCase {
         try harness.refused("advanceClock", #"{"milliseconds": -1}"#, code: "clockMovesForward", field: "milliseconds")
         try harness.refused("advanceClock", #"{"to": \#(now - 1)}"#, code: "clockMovesForward", field: "to")
         try harness.refused("advanceClock", #"{"seconds": 9223372036854775807}"#, code: "invalidValue", field: "seconds")
+        // A move to the end of time would renew subscriptions without end under the store's lock: a move is at most ten years.
+        try harness.refused("advanceClock", #"{"to": 9223372036854775807}"#, code: "invalidValue", field: "to")
+        try harness.refused("advanceClock", #"{"milliseconds": \#(StoreState.maximumClockMove + 1)}"#, code: "invalidValue", field: "milliseconds")
+        try harness.ok("advanceClock", #"{"milliseconds": \#(StoreState.maximumClockMove)}"#)
     }
 
     static func unknownVerbsAndPathsAre404(_ harness: ControlHarness) throws {
