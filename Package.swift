@@ -195,7 +195,8 @@ let package = Package(
         // MARK: Benchmarks (scripts/bench)
         .executableTarget(
             name: "Bench",
-            dependencies: ["BER", "BigNum", "LocalAppStore", "OpenSSLShim", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier"],
+            dependencies: ["AppInput", "BER", "BigNum", "LocalAppStore", "OpenSSLShim", "OwnedFileTree", "Receipt", "ReceiptForge", "ReceiptVerifier",
+                           "StoreAPIAuthentication", "StoreKit2", crypto],
             path: "Benchmarks/Bench"
         ),
 

@@ -1,11 +1,23 @@
+import AppInput
+import Crypto
 import Foundation
 import ReceiptForge
+import StoreAPIAuthentication
+import StoreKit2
 
 /// `scripts/bench serve`: `forge serve` (release build, `--quiet`) under `wrk` over
 /// loopback, POSTing one forge receipt to /verifyReceipt on keep-alive connections:
 /// requests per second and p50/p99 latency at 32 and 256 connections, and the server's
 /// resident memory (VmRSS) after at least 10 000 and 1 000 000 requests. Answers are
 /// checked before and after (status 0 for the receipt); wrk's non-2xx count is printed.
+///
+/// In the same run, the App Store Server API of the server's default (populated)
+/// production store at 32 connections: Get Transaction Info
+/// (`GET /inApps/v1/transactions/{id}`) and a history page (`GET /inApps/v2/history/{id}`)
+/// of the customer with the most transactions, every request carrying one bearer token
+/// made with the forge's test key (the key `forge serve` accepts by default), valid for
+/// an hour. Ids come from the store's `/forge/v1/state`. Each row prints the load
+/// average of the minute before it: the machine is shared.
 ///
 /// Options: `--duration S` per measured phase (default 10), `--soak N` requests before the
 /// last memory reading (default 1000000), `--case ID` the receipt (default valid).
@@ -72,16 +84,11 @@ func runServeBench(_ arguments: [String]) {
         """.utf8).write(to: script)
 
     func check(_ when: String) {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let bodyFile = directory.appendingPathComponent("body.json")
         try? Data(body.utf8).write(to: bodyFile)
-        curl.arguments = ["curl", "-s", "--data-binary", "@" + bodyFile.path, url]
-        let pipe = Pipe()
-        curl.standardOutput = pipe
-        guard (try? curl.run()) != nil else { return print("(curl missing: answer not checked \(when))") }
-        let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
+        guard let answer = curl(["-s", "--data-binary", "@" + bodyFile.path, url]) else {
+            return print("(curl missing: answer not checked \(when))")
+        }
         guard answer.hasSuffix("\"status\":0}") else {
             print("wrong answer \(when): \(answer.prefix(200))")
             server.terminate()
@@ -90,7 +97,7 @@ func runServeBench(_ arguments: [String]) {
     }
 
     var total = 0
-    func run(connections: Int, seconds: Int) -> WrkResult {
+    func run(connections: Int, seconds: Int, url: String = url, script: URL = script) -> WrkResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
         process.arguments = ["-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-s", script.path, url]
@@ -110,12 +117,57 @@ func runServeBench(_ arguments: [String]) {
     print("RSS at start: \(residentMiB(server.processIdentifier))")
     while total < 10_000 { _ = run(connections: 32, seconds: 1) }
     print("RSS after \(total) requests: \(residentMiB(server.processIdentifier))")
-    print("\(pad("connections", 12))\(pad("requests/s", 12, right: true))\(pad("p50", 10, right: true))\(pad("p99", 10, right: true))")
-    for connections in [32, 256] {
-        let result = run(connections: connections, seconds: duration)
-        print("\(pad(String(connections), 12))\(pad(String(format: "%.0f", result.requestsPerSecond), 12, right: true))"
-              + "\(pad(formatDuration(result.p50 * 1e9), 10, right: true))\(pad(formatDuration(result.p99 * 1e9), 10, right: true))")
+
+    // The Server API's requests: GETs with the bearer token, as a wrk script.
+    let base = String(url.dropLast("/verifyReceipt".count))
+    let ids = serverAPIIds(base: base)
+    let token = benchToken(seed: ForgeSettings.defaultSeed, bundleIdentifier: AppDescription.example.bundleIdentifier)
+    let authorized = directory.appendingPathComponent("get.lua")
+    try? Data("""
+        wrk.method = "GET"
+        wrk.headers["Authorization"] = "Bearer \(token)"
+        """.utf8).write(to: authorized)
+    let serverAPI = [
+        ("Get Transaction Info", base + "/inApps/v1/transactions/\(ids.transaction)", "signedTransactionInfo"),
+        ("history page (\(ids.pageSize) transactions)", base + "/inApps/v2/history/\(ids.transaction)", "signedTransactions"),
+    ]
+    func checkServerAPI(_ when: String) {
+        for (name, endpoint, member) in serverAPI {
+            guard let answer = curl(["-s", "-H", "Authorization: Bearer \(token)", endpoint]) else {
+                return print("(curl missing: answers not checked \(when))")
+            }
+            guard answer.contains("\"\(member)\":") else {
+                print("wrong \(name) answer \(when): \(answer.prefix(200))")
+                server.terminate()
+                exit(1)
+            }
+        }
     }
+    checkServerAPI("before the run")
+
+    print("\(pad("endpoint", 36))\(pad("connections", 12, right: true))\(pad("requests/s", 12, right: true))"
+          + "\(pad("p50", 10, right: true))\(pad("p99", 10, right: true))  load (1 min)")
+    func row(_ name: String, _ connections: Int, _ result: WrkResult, load: String) {
+        print("\(pad(name, 36))\(pad(String(connections), 12, right: true))\(pad(String(format: "%.0f", result.requestsPerSecond), 12, right: true))"
+              + "\(pad(formatDuration(result.p50 * 1e9), 10, right: true))\(pad(formatDuration(result.p99 * 1e9), 10, right: true))  \(load)")
+    }
+    var verifyAt32 = 0.0
+    for connections in [32, 256] {
+        let load = loadAverage()
+        let result = run(connections: connections, seconds: duration)
+        row("POST /verifyReceipt", connections, result, load: load)
+        if connections == 32 { verifyAt32 = result.requestsPerSecond }
+    }
+    for (index, (name, endpoint, _)) in serverAPI.enumerated() {
+        _ = run(connections: 32, seconds: 1, url: endpoint, script: authorized)  // warm-up: the first answers sign
+        let load = loadAverage()
+        let result = run(connections: 32, seconds: duration, url: endpoint, script: authorized)
+        row(name, 32, result, load: load)
+        if index == 0, verifyAt32 > 0 {
+            print(String(format: "  Get Transaction Info / verifyReceipt at 32 connections: %.2f×", result.requestsPerSecond / verifyAt32))
+        }
+    }
+    checkServerAPI("after the run")
     let afterMeasure = total
     while total < soak { _ = run(connections: 64, seconds: 10) }
     print("RSS after \(afterMeasure) requests: \(residentMiB(server.processIdentifier)); after \(total): \(residentMiB(server.processIdentifier))")
@@ -125,6 +177,67 @@ func runServeBench(_ arguments: [String]) {
     kill(server.processIdentifier, SIGTERM)
     server.waitUntilExit()
     print("SIGTERM to exit: \(formatDuration(Double(monotonicNanoseconds() - stopping))), exit status \(server.terminationStatus)")
+}
+
+/// curl's output for `arguments`; nil when curl cannot be started.
+func curl(_ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl"] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return answer
+}
+
+/// The ids the Server API rows ask for, from the server's production store: a
+/// transaction of the customer with the most transactions (so the history page is as
+/// full as the population makes it), and how many transactions its first page holds.
+func serverAPIIds(base: String) -> (transaction: String, pageSize: Int) {
+    struct State: Decodable {
+        struct Transaction: Decodable {
+            let transactionId: String
+            let customerId: String
+        }
+        let transactions: [Transaction]
+    }
+    let text = curl(["-s", base + "/forge/v1/state"]) ?? ""
+    guard let state = try? JSONDecoder().decode(State.self, from: Data(text.utf8)) else {
+        print("no store state from \(base)/forge/v1/state (curl is needed): \(text.prefix(200))")
+        exit(70)
+    }
+    let byCustomer = Dictionary(grouping: state.transactions, by: \.customerId)
+    // The most transactions; of equals, the first customer id, so each run asks the same.
+    guard let busiest = byCustomer.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else {
+        print("the server's store has no transactions")
+        exit(70)
+    }
+    return (busiest.value[0].transactionId, min(busiest.value.count, 20))
+}
+
+/// An ES256 bearer token for the App Store Server API made with the forge's test key of
+/// `seed`, as Apple's clients make one (`kid` in the header; `iss`, `aud`, `bid`, `iat`
+/// and `exp` claims), valid for an hour from now.
+func benchToken(seed: UInt64, bundleIdentifier: String) -> String {
+    let key = TestAPIKey(seed: seed)
+    let now = Int(Date().timeIntervalSince1970)
+    let header = #"{"alg":"ES256","kid":"\#(key.keyIdentifier)","typ":"JWT"}"#
+    let claims = #"{"iss":"\#(key.issuerIdentifier)","aud":"\#(BearerTokenVerifier.audience)","bid":"\#(bundleIdentifier)","#
+        + #""iat":\#(now),"exp":\#(now + Int(BearerTokenVerifier.maximumLifetime))}"#
+    let input = CompactJWS.signingInput(header: Array(header.utf8), payload: Array(claims.utf8))
+    guard let signature = try? key.privateKey.signature(for: input) else {
+        print("cannot sign a bearer token")
+        exit(70)
+    }
+    return String(decoding: input, as: UTF8.self) + "." + Base64URL.encode(Array(signature.rawRepresentation))
+}
+
+/// The one-minute load average (/proc/loadavg): other work on the shared machine.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+    return String(text.split(separator: " ").first ?? "?")
 }
 
 /// The numbers of one wrk run (`--latency` output).

@@ -14,7 +14,8 @@ let usage = """
       bignum   BigNum kernels per ISA level (crossover table), and vs OpenSSL BN_* incl. x^65537 mod m;
                --svg FILE draws time against size per level
       check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
-      serve    forge serve under wrk: requests/s, p50/p99 at 32 and 256 connections, RSS after 10k and 1M requests
+      serve    forge serve under wrk: verifyReceipt at 32 and 256 connections, Server API Get Transaction Info and a
+               history page at 32 (requests/s, p50/p99), RSS after 10k and 1M requests
       store-load  build the local App Store's default population (--customers N, default 100000): time and peak RSS
     """
 

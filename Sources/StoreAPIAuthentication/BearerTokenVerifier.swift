@@ -30,6 +30,10 @@ public struct AuthenticatedToken: Sendable, Hashable {
 ///   client writes plain JSON, and a name given twice is refused (RFC 7519 §4 lets a
 ///   recipient refuse it) rather than resolved to one of two `aud` or `bid` values that
 ///   another parser could resolve differently.
+///
+/// A token that passed is remembered by its exact text until it expires
+/// (`VerifiedTokenCache`): the same token again is answered by the clock checks
+/// alone, with the same result and message a full verification gives.
 public struct BearerTokenVerifier: Sendable {
     public static let algorithm = "ES256"
     public static let audience = "appstoreconnect-v1"
@@ -40,6 +44,11 @@ public struct BearerTokenVerifier: Sendable {
 
     public let bundleIdentifier: String
     private let keys: [String: APIKey]
+    private let verified: VerifiedTokenCache
+
+    /// Tokens remembered at once (a few hundred bytes each): more than the clients of
+    /// a local server make within their tokens' lifetime.
+    public static let verifiedTokenCapacity = 1_024
 
     /// A verifier accepting tokens signed by any of `keys`, for the app `bundleIdentifier`.
     /// Two keys with one key id are refused: a token's `kid` must name one key.
@@ -52,7 +61,12 @@ public struct BearerTokenVerifier: Sendable {
         }
         self.keys = byIdentifier
         self.bundleIdentifier = bundleIdentifier
+        verified = VerifiedTokenCache(capacity: Self.verifiedTokenCapacity)
     }
+
+    /// ES256 signatures verified so far: tokens answered from the cache of verified
+    /// tokens are not counted.
+    public var signatureChecks: Int { verified.signatureChecks }
 
     /// Two keys given with the same key id.
     public struct DuplicateKeyIdentifier: Error, Hashable, Sendable, CustomStringConvertible {
@@ -76,6 +90,16 @@ public struct BearerTokenVerifier: Sendable {
 
     private func check(authorization: String?, now: Date) throws(AuthenticationFailure) -> AuthenticatedToken {
         let token = try Self.bearerToken(authorization)
+        if let known = verified.token(token) {
+            try Self.checkTimes(expiration: known.expiration, issuedAt: known.issuedAt, now: now)
+            return known
+        }
+        let authenticated = try checkInFull(token, now: now)
+        verified.insert(token, authenticated, now: now)
+        return authenticated
+    }
+
+    private func checkInFull(_ token: String, now: Date) throws(AuthenticationFailure) -> AuthenticatedToken {
         let jws: CompactJWS
         do throws(JWSError) {
             jws = try CompactJWS(token)
@@ -96,6 +120,7 @@ public struct BearerTokenVerifier: Sendable {
             throw AuthenticationFailure(.unknownKeyIdentifier,
                                         "kid '\(keyIdentifier)' is not a key this server accepts (\(keyIdentifiers.joined(separator: ", ")))")
         }
+        verified.countSignatureCheck()
         try Self.checkSignature(jws, key: key)
         let claims = try Self.object(jws.payload, part: "claims", failure: .claimsNotJSON)
         let issuer = claims.optional("iss")?.value.stringValue
@@ -113,15 +138,26 @@ public struct BearerTokenVerifier: Sendable {
             throw AuthenticationFailure(.expirationMissing, "exp is \(Self.shown(claims.optional("exp"))), not a number of seconds since 1970")
         }
         let expiration = Date(timeIntervalSince1970: seconds)
-        guard now < expiration else {
-            throw AuthenticationFailure(.expired, "the token expired at \(Self.text(expiration)); the server's clock reads \(Self.text(now))")
-        }
+        try Self.checkTimes(expiration: expiration, issuedAt: nil, now: now)
         var issuedAt: Date?
         if let member = claims.optional("iat") {
             guard let seconds = member.value.doubleValue, seconds.isFinite else {
                 throw AuthenticationFailure(.issuedAtMalformed, "iat is \(Self.shown(member)), not a number of seconds since 1970")
             }
             let date = Date(timeIntervalSince1970: seconds)
+            try Self.checkTimes(expiration: expiration, issuedAt: date, now: now)
+            issuedAt = date
+        }
+        return AuthenticatedToken(key: key, bundleIdentifier: bundleIdentifier, expiration: expiration, issuedAt: issuedAt)
+    }
+
+    /// The checks against the clock and of `exp - iat`, in the order a full verification
+    /// makes them (`exp`, then `iat`); a remembered token is checked by these alone.
+    private static func checkTimes(expiration: Date, issuedAt: Date?, now: Date) throws(AuthenticationFailure) {
+        guard now < expiration else {
+            throw AuthenticationFailure(.expired, "the token expired at \(Self.text(expiration)); the server's clock reads \(Self.text(now))")
+        }
+        if let date = issuedAt {
             guard date <= now.addingTimeInterval(Self.allowedClockSkew) else {
                 throw AuthenticationFailure(.issuedInFuture, "iat \(Self.text(date)) is more than \(Int(Self.allowedClockSkew)) s "
                                             + "after the server's clock, \(Self.text(now))")
@@ -130,9 +166,7 @@ public struct BearerTokenVerifier: Sendable {
                 throw AuthenticationFailure(.lifetime, "exp - iat is \(Self.seconds(expiration.timeIntervalSince(date))) s, "
                                             + "more than the \(Int(Self.maximumLifetime)) s the API allows")
             }
-            issuedAt = date
         }
-        return AuthenticatedToken(key: key, bundleIdentifier: bundleIdentifier, expiration: expiration, issuedAt: issuedAt)
     }
 
     /// The token of `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1),
