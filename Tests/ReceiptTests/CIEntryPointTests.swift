@@ -31,7 +31,7 @@ final class CIEntryPointTests: XCTestCase {
         let run = try ChildProcess.run(ChildProcess.packageRoot.appendingPathComponent(".ci/run"), [],
                                        environment: environment)
         XCTAssertEqual(run.status, 0, run.standardError)
-        let filter = "^(LocalAppStoreTests|StoreAPIAuthenticationTests|StoreServerAPITests|StoreControlAPITests|ForgeServerTests)\\."
+        let filter = "^(LocalAppStoreTests|StoreAPIAuthenticationTests|StoreServerAPITests|StoreControlAPITests|StoreNotificationsTests|NotificationDeliveryTests|ForgeServerTests)\\."
         XCTAssertEqual(run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false), [
             "swift test with CI=true",
             "swift build --build-tests --sanitize=thread --scratch-path .build-tsan with CI=true",
