@@ -80,13 +80,6 @@ final class AppleClientErrorTests: XCTestCase {
             XCTAssertEqual(StoreAPIError(rawValue: answer[1])?.httpStatus, answer[0], name)
         }
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("client-errors-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let key = TestAPIKey(seed: ForgeSettings.defaultSeed)
-        let keyFile = scratch.appendingPathComponent(key.fileName)
-        try Data(key.p8.utf8).write(to: keyFile)
-
         let options = ServeOptions()
         let ids = try options.stores.production.write { state throws(StoreError) -> Ids in
             let active = try state.buyProduct(customer: "errors", productId: Self.monthly).transactionIds[0]
@@ -101,19 +94,12 @@ final class AppleClientErrorTests: XCTestCase {
                        familyCopy: shared.transactionIds[1], consumable: consumable, nonConsumable: nonConsumable)
         }
 
-        let run = try await ServerHarness.with(options) { server in
-            let configuration = Configuration(
-                keyFile: keyFile.path, keyId: key.keyIdentifier, issuerId: key.issuerIdentifier,
-                bundleId: LocalAppStores.defaultBundleIdentifier, baseURL: server.base, monthly: Self.monthly, ids: ids)
-            let input = try JSONEncoder().encode(configuration)
-            // Off the cooperative pool: the server answers on it while the script runs.
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result {
-                        try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.script]), input: input,
-                                             deadline: .seconds(240))
-                    })
-                }
+        let run = try await ApplePythonClient.withTestKey { key, keyFile, _ in
+            try await ServerHarness.with(options) { server in
+                let configuration = Configuration(
+                    keyFile: keyFile.path, keyId: key.keyIdentifier, issuerId: key.issuerIdentifier,
+                    bundleId: LocalAppStores.defaultBundleIdentifier, baseURL: server.base, monthly: Self.monthly, ids: ids)
+                return try await ApplePythonClient.run(Self.script, input: try JSONEncoder().encode(configuration), deadline: .seconds(240))
             }
         }
         XCTAssertEqual(run.status, 0, run.standardError)

@@ -13,29 +13,16 @@ import XCTest
 final class AppleClientFaultTests: XCTestCase {
     func testApplesClientSeesRateLimitExceededFromAFaultAndFromTheLimit() async throws {
         try PythonOracle.require(module: "appstoreserverlibrary")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("server-api-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let key = TestAPIKey(seed: ForgeSettings.defaultSeed)
-        let keyFile = scratch.appendingPathComponent(key.fileName)
-        try Data(key.p8.utf8).write(to: keyFile)
-
         var options = ServeOptions()
         options.rateLimits = .apple
         // One fixed instant: all 51 requests fall in one second of the limiter's clock
         // (and the client's five-minute tokens are checked against it).
         let fixed = Date()
         options.clock = { fixed }
-        let run = try await ServerHarness.with(options) { server in
-            let arguments = [keyFile.path, key.keyIdentifier, key.issuerIdentifier, LocalAppStores.defaultBundleIdentifier, server.base]
-            // Off the cooperative pool: the server answers on it while the script runs.
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result {
-                        try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.script] + arguments),
-                                             deadline: .seconds(120))
-                    })
-                }
+        let run = try await ApplePythonClient.withTestKey { key, keyFile, _ in
+            try await ServerHarness.with(options) { server in
+                let arguments = [keyFile.path, key.keyIdentifier, key.issuerIdentifier, LocalAppStores.defaultBundleIdentifier, server.base]
+                return try await ApplePythonClient.run(Self.script, arguments: arguments, deadline: .seconds(120))
             }
         }
         XCTAssertEqual(run.status, 0, run.standardError)

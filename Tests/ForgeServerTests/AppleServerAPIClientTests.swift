@@ -43,15 +43,6 @@ final class AppleServerAPIClientTests: XCTestCase {
 
     func testApplesClientCallsEveryEndpointAndApplesVerifierAcceptsEveryAnswer() async throws {
         try PythonOracle.require(module: "appstoreserverlibrary")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("server-api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let key = TestAPIKey(seed: ForgeSettings.defaultSeed)
-        let keyFile = scratch.appendingPathComponent(key.fileName)
-        try Data(key.p8.utf8).write(to: keyFile)
-        let rootFile = scratch.appendingPathComponent("jws-root.cer")
-        try Data(JWSAuthority.committed.root.certificate).write(to: rootFile)
-
         let options = ServeOptions()
         // 45 transactions for one customer in each store: the history walks three pages.
         func prepare(_ store: LocalAppStore) throws -> (subscription: String, consumable: String, refunded: String, order: String) {
@@ -71,28 +62,23 @@ final class AppleServerAPIClientTests: XCTestCase {
         let production = try prepare(options.stores.production)
         let sandbox = try prepare(options.stores.sandbox)
 
-        let run = try await ServerHarness.with(options) { server in
-            let configuration = Configuration(
-                keyFile: keyFile.path, keyId: key.keyIdentifier, issuerId: key.issuerIdentifier,
-                bundleId: LocalAppStores.defaultBundleIdentifier, appAppleId: options.stores.production.configuration.appAppleId,
-                rootFile: rootFile.path, monthly: Self.monthly,
-                targets: [
-                    Target(environment: "PRODUCTION", baseURL: server.base, subscriptionId: production.subscription,
-                           consumableId: production.consumable, refundedId: production.refunded, orderId: production.order,
-                           transactionCount: 45),
-                    Target(environment: "SANDBOX", baseURL: server.base + "/sandbox", subscriptionId: sandbox.subscription,
-                           consumableId: sandbox.consumable, refundedId: sandbox.refunded, orderId: sandbox.order,
-                           transactionCount: 45),
-                ])
-            let input = try JSONEncoder().encode(configuration)
-            // Off the cooperative pool: the server answers on it while the script runs.
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result {
-                        try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.script]), input: input,
-                                             deadline: .seconds(240))
-                    })
-                }
+        let run = try await ApplePythonClient.withTestKey { key, keyFile, scratch in
+            let rootFile = scratch.appendingPathComponent("jws-root.cer")
+            try Data(JWSAuthority.committed.root.certificate).write(to: rootFile)
+            return try await ServerHarness.with(options) { server in
+                let configuration = Configuration(
+                    keyFile: keyFile.path, keyId: key.keyIdentifier, issuerId: key.issuerIdentifier,
+                    bundleId: LocalAppStores.defaultBundleIdentifier, appAppleId: options.stores.production.configuration.appAppleId,
+                    rootFile: rootFile.path, monthly: Self.monthly,
+                    targets: [
+                        Target(environment: "PRODUCTION", baseURL: server.base, subscriptionId: production.subscription,
+                               consumableId: production.consumable, refundedId: production.refunded, orderId: production.order,
+                               transactionCount: 45),
+                        Target(environment: "SANDBOX", baseURL: server.base + "/sandbox", subscriptionId: sandbox.subscription,
+                               consumableId: sandbox.consumable, refundedId: sandbox.refunded, orderId: sandbox.order,
+                               transactionCount: 45),
+                    ])
+                return try await ApplePythonClient.run(Self.script, input: try JSONEncoder().encode(configuration), deadline: .seconds(240))
             }
         }
         XCTAssertEqual(run.status, 0, run.standardError)
