@@ -18,6 +18,8 @@ import NIOSSL
 /// socket error `SOCKET_ISSUE`; anything else `OTHER`.
 public final class HTTPWebhookSender: WebhookSender {
     public let timeout: Duration
+    /// `timeout` as SwiftNIO counts it.
+    private let timeoutAmount: TimeAmount
     private let client: HTTPClient
 
     /// The answer's body is read (to keep the connection reusable) up to this size; a
@@ -45,10 +47,10 @@ public final class HTTPWebhookSender: WebhookSender {
                 throw Failure(description: "the trust roots are not PEM or DER certificates: \(error)")
             }
         }
-        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        timeoutAmount = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         let configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .follow(max: 5, allowCycles: false),
-            timeout: .init(connect: .nanoseconds(nanoseconds), read: .nanoseconds(nanoseconds)))
+            timeout: .init(connect: timeoutAmount, read: timeoutAmount))
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
@@ -68,9 +70,8 @@ public final class HTTPWebhookSender: WebhookSender {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "App Store Server Notifications (Receipt Forge)")
         request.body = .bytes(body)
-        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         do {
-            let response = try await client.execute(request, deadline: .now() + .nanoseconds(nanoseconds))
+            let response = try await client.execute(request, deadline: .now() + timeoutAmount)
             // Read (and drop) the answer so the connection can be reused; too long a body is no failure.
             do {
                 _ = try await response.body.collect(upTo: Self.maximumResponseBody)
