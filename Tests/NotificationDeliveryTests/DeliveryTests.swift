@@ -95,9 +95,12 @@ final class DeliveryTests: XCTestCase {
     }
 
     func testEachWayAWebhookFailsHasAppleWord() async throws {
-        let sender = try HTTPWebhookSender(timeout: .milliseconds(300))
+        // A short timeout only where the webhook hangs: on a loaded machine (TSan, CI)
+        // even a refused connection can take longer than 300 ms to be reported.
+        let impatient = try HTTPWebhookSender(timeout: .milliseconds(300))
+        let sender = try HTTPWebhookSender(timeout: .seconds(30))
         try await Webhook.with { webhook, base in
-            let hung = await sender.post(notification(4).body, to: "\(base)/hang")
+            let hung = await impatient.post(notification(4).body, to: "\(base)/hang")
             XCTAssertEqual(hung.result, .timedOut, hung.detail)
             let loop = await sender.post(notification(5).body, to: "\(base)/redirect/loop")
             XCTAssertEqual(loop.result, .circularRedirect, loop.detail)
@@ -117,16 +120,18 @@ final class DeliveryTests: XCTestCase {
     }
 
     func testAHangingWebhookDoesNotHoldUpTheOthers() async throws {
-        let sender = try HTTPWebhookSender(timeout: .milliseconds(500))
+        let impatient = try HTTPWebhookSender(timeout: .milliseconds(500))
+        // The healthy webhook's sender can wait: on a loaded machine 500 ms may pass before it answers.
+        let patient = try HTTPWebhookSender(timeout: .seconds(30))
         try await Webhook.with { webhook, base in
             let hanging = NotificationOutbox(schedule: .sandbox)
             let healthy = NotificationOutbox(schedule: .sandbox)
             for number in 10..<14 { try hanging.enqueue(notification(number), at: Self.start) }
             try healthy.enqueue(notification(20), at: Self.start)
-            async let stuck = NotificationCourier(outbox: hanging, sender: sender, url: "\(base)/hang", maximumConcurrentAttempts: 2)
+            async let stuck = NotificationCourier(outbox: hanging, sender: impatient, url: "\(base)/hang", maximumConcurrentAttempts: 2)
                 .deliverDue(upTo: Self.start)
             // The other courier delivers while the first waits on the hanging webhook.
-            let delivered = await NotificationCourier(outbox: healthy, sender: sender, url: "\(base)/status/200").deliverDue(upTo: Self.start)
+            let delivered = await NotificationCourier(outbox: healthy, sender: patient, url: "\(base)/status/200").deliverDue(upTo: Self.start)
             XCTAssertEqual(delivered.map(\.outcome.result), [.success])
             let timedOut = await stuck
             XCTAssertEqual(timedOut.map(\.outcome.result), Array(repeating: .timedOut, count: 4))
