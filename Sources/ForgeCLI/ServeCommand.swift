@@ -27,10 +27,11 @@ struct ServeCommand: AsyncParsableCommand {
             The App Store Server API of a local App Store, production at http://HOST:PORT (paths \
             /inApps/v1/transactions/ID …) and sandbox at http://HOST:PORT/sandbox (/sandbox/inApps/…), \
             printed at start: point a client's base URL there (Apple's Python client: \
-            client._base_url = "http://127.0.0.1:8080"). Every endpoint but the notification ones: \
+            client._base_url = "http://127.0.0.1:8080"). Every endpoint: \
             transaction info, history v1 and v2 (filters, sort, 20 per page), subscription statuses, order \
             lookup, refund history, consumption information, renewal-date extensions (single, mass, mass \
-            status), app account token, finish transaction, app transaction info. Each environment is a \
+            status), app account token, finish transaction, app transaction info, notification history, \
+            test notifications (below). Each environment is a \
             store of --customers customers (default \(StoreConfiguration.defaultCustomers)) of the app the \
             app options describe, drawn from --seed, its clock at --now's receipt creation date; answers \
             are JWS signed by the forge's StoreKit 2 CA (Certs/jws-root.cer). Errors are Apple's \
