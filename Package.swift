@@ -108,8 +108,8 @@ let package = Package(
 
         // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
         // signed answers from the production and sandbox stores.
-        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
-                                                       "StoreKit2Forge", "StrictJSON"]),
+        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
+                                                       "StoreKit2", "StoreKit2Forge", "StoreNotifications", "StrictJSON"]),
 
         // Server Notifications V2 made from store events: Apple's type and subtype per event, the
         // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
@@ -133,8 +133,8 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "BER", "ForgeCA", "ForgeSupport", "LocalAppStore", "Receipt", "ReceiptForge", "ReceiptVerifier", "StoreAPIAuthentication",
-                "StoreControlAPI", "StoreServerAPI", "StrictJSON",
+                "AppInput", "BER", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
+                "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

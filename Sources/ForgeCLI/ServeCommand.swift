@@ -1,3 +1,4 @@
+import AppInput
 import ArgumentParser
 import ForgeServer
 import Foundation
@@ -26,10 +27,11 @@ struct ServeCommand: AsyncParsableCommand {
             The App Store Server API of a local App Store, production at http://HOST:PORT (paths \
             /inApps/v1/transactions/ID …) and sandbox at http://HOST:PORT/sandbox (/sandbox/inApps/…), \
             printed at start: point a client's base URL there (Apple's Python client: \
-            client._base_url = "http://127.0.0.1:8080"). Every endpoint but the notification ones: \
+            client._base_url = "http://127.0.0.1:8080"). Every endpoint: \
             transaction info, history v1 and v2 (filters, sort, 20 per page), subscription statuses, order \
             lookup, refund history, consumption information, renewal-date extensions (single, mass, mass \
-            status), app account token, finish transaction, app transaction info. Each environment is a \
+            status), app account token, finish transaction, app transaction info, notification history, \
+            test notifications (below). Each environment is a \
             store of --customers customers (default \(StoreConfiguration.defaultCustomers)) of the app the \
             app options describe, drawn from --seed, its clock at --now's receipt creation date; answers \
             are JWS signed by the forge's StoreKit 2 CA (Certs/jws-root.cer). Errors are Apple's \
@@ -66,6 +68,21 @@ struct ServeCommand: AsyncParsableCommand {
             are read as a monthly renewal at that interval. Without --time-rate the clock moves only when \
             POST /forge/v1/advanceClock says so; with it, advanceClock adds to the running clock.
 
+            Server Notifications V2: every event of either store (a purchase, renewal, failed renewal, \
+            expiry, refund, revocation … made by the control API, the Server API, or the clock passing at \
+            --time-rate or by advanceClock) is signed like Apple's (signedDate = the store's clock; \
+            data.signedTransactionInfo, signedRenewalInfo and status as the Server API answered at that \
+            instant) and POSTed as {"signedPayload": JWS} to --notify-url: `--notify-url URL` (production), \
+            `--notify-url sandbox=URL` (also production=URL), one per environment. HTTP 200-206 is \
+            delivered; another status, a timeout (--notify-timeout, default 5 s), a refused connection … \
+            is a failed attempt recorded with Apple's sendAttemptResult word. Production retries 1, 12, 24, \
+            48 and 72 store hours after each failed attempt, keeping the notificationUUID; the sandbox \
+            sends once. Delivery runs beside the API and never holds a request up. Get Notification \
+            History (POST /inApps/v1/notifications/history), Request a Test Notification (POST \
+            /inApps/v1/notifications/test; 4040007 without a URL) and Get Test Notification Status (GET \
+            /inApps/v1/notifications/test/TOKEN) read that record; without --notify-url for an environment \
+            its notifications are listed with no send attempts. --notify-ca adds a test CA for https webhooks.
+
             Bodies over 1 MiB get HTTP 413; a client that takes over 10 s to send its request is \
             disconnected. SIGTERM or SIGINT stops the server after the requests in flight (exit 0). \
             One log line per request goes to standard error (not with --quiet); the address and the Server API base URLs are \
@@ -80,6 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
               forge serve --port 0 --shared-secret 0123abcd --accept-xcode
               forge serve --root AppleIncRootCertificate.cer --faults '21005=5%,delay-500=10%' --seed 7
               forge serve --faults '4290000=5%,5000001=1%,http-503=1%' --rate-limits apple --time-rate oneSecondIsOneDay
+              forge serve --notify-url http://127.0.0.1:9000/apple --notify-url sandbox=http://127.0.0.1:9000/sandbox
+              forge serve --notify-url https://localhost:8443/hook --notify-ca test-ca.pem --notify-timeout 2
               forge serve --api-key ABC123DEFG=SubscriptionKey_ABC123DEFG.p8 --issuer 57246542-96fe-1a63-e053-0824d011072a \\
                 --bundle-id com.example.app --customers 1000 --now 2026-01-15T00:00:00Z
               curl -s -d "{\\"receipt-data\\":\\"$(base64 -w0 Fixtures/valid/receipt)\\"}" \\
@@ -121,6 +140,20 @@ struct ServeCommand: AsyncParsableCommand {
             + "Default: the clock moves only by advanceClock.",
         valueName: "RATE"))
     var timeRate: String?
+
+    @Option(name: .customLong("notify-url"), help: ArgumentHelp(
+        "Send the store's Server Notifications V2 here: URL (production), production=URL or sandbox=URL; one per environment. "
+            + "Default: none sent (still listed by Get Notification History).",
+        valueName: "[ENV=]URL"))
+    var notifyURLs: [String] = []
+
+    @Option(name: .customLong("notify-timeout"), help: ArgumentHelp(
+        "Seconds a webhook has to answer one notification before the attempt is TIMED_OUT (default 5).", valueName: "SECONDS"))
+    var notifyTimeout = 5.0
+
+    @Option(name: .customLong("notify-ca"), help: ArgumentHelp(
+        "A CA certificate (PEM or DER) an https webhook's chain may end at, besides the system's; repeat for several.", valueName: "FILE"))
+    var notifyCAs: [String] = []
 
     @OptionGroup var reference: ReferenceOptions
 
@@ -174,6 +207,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let timeRate, StoreTimeRate(timeRate) == nil {
             throw ValidationError("--time-rate '\(timeRate)' is not one of: \(StoreTimeRate.spellings)")
         }
+        do throws(NotifyURLs.Failure) {
+            _ = try NotifyURLs.parse(notifyURLs)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard notifyTimeout > 0, notifyTimeout <= 600 else {
+            throw ValidationError("--notify-timeout \(notifyTimeout) is not between 0 and 600 seconds")
+        }
         if let faults {
             do {
                 _ = try FaultPlan(spec: faults, seed: seed)
@@ -207,6 +248,13 @@ struct ServeCommand: AsyncParsableCommand {
         options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,
                                                            customers: customers), clock: clock)
         options.serverAPIAuthentication = try serverAPIAuthentication(bundleIdentifier: appDescription.bundleIdentifier)
+        // validate() checked the URLs.
+        options.notifyURLs = try NotifyURLs.parse(notifyURLs)
+        options.notifyTimeout = .milliseconds(Int64((notifyTimeout * 1_000).rounded()))
+        options.notifyTrustRoots = try loadCertificates(notifyCAs, option: "--notify-ca", context: "forge serve").map { Array($0.encoded) }
+        let notifyLines = [AppEnvironment.production, .sandbox].compactMap { environment in
+            options.notifyURLs[environment].map { "forge serve: Server Notifications V2, \(environment.rawValue.lowercased()): \($0)\n" }
+        }.joined()
 
         var logger = Logger(label: "forge-serve") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = quiet ? .warning : .info
@@ -217,7 +265,7 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(("forge serve: listening on http://\(host):\(port) "
                     + "(POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n"
                     + "forge serve: App Store Server API, production: http://\(host):\(port)\n"
-                    + "forge serve: App Store Server API, sandbox: http://\(host):\(port)/sandbox\n").utf8))
+                    + "forge serve: App Store Server API, sandbox: http://\(host):\(port)/sandbox\n" + notifyLines).utf8))
             }
         } catch {
             printError("forge serve: cannot serve on \(host):\(port): \(error)")

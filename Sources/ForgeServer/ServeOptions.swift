@@ -1,3 +1,4 @@
+import AppInput
 import Foundation
 import ForgeCA
 import LocalAppStore
@@ -43,6 +44,21 @@ public struct ServeOptions: Sendable {
     /// key of the default seed (`api-key/` of a `forge --all` tree) for the stores' app.
     public var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: ForgeSettings.defaultSeed,
                                                                           bundleIdentifier: LocalAppStores.defaultBundleIdentifier)
+    /// `--notify-url`: the webhook of each environment, sent every notification of its
+    /// store (production with Apple's retries, the sandbox once). An environment without
+    /// one records its notifications (Get Notification History) and sends nothing.
+    public var notifyURLs: [AppEnvironment: String] = [:]
+    /// `--notify-timeout`: how long one attempt may take, connecting to the last byte
+    /// of the answer (Apple documents none; its engineers ask for an answer within a
+    /// few seconds).
+    public var notifyTimeout: Duration = .seconds(5)
+    /// `--notify-ca`: DER certificates an https webhook's chain may end at, besides the system's.
+    public var notifyTrustRoots: [[UInt8]] = []
+    /// Attempts made at once per environment: a slow webhook holds at most this many.
+    public var notifyConcurrency = 16
+    /// At a time rate, how often (real time) the clocks are looked at for events and
+    /// retries that fell due without a request.
+    public var notifyClockTick: Duration = .milliseconds(100)
     /// Awaited once a verifyReceipt request's body has been read, before its answer is
     /// made (and before a `delay-MS` fault waits): the embedding code sees requests in
     /// flight, as a test does that shuts the server down while it holds one.

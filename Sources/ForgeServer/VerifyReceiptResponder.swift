@@ -220,10 +220,14 @@ struct VerifyReceiptResponder: HTTPResponder {
     }
 
     private func respondServerAPI(_ request: Request, body: [UInt8]) -> ServerAPIResponse {
-        serverAPI.respond(to: ServerAPIRequest(
+        let answer = serverAPI.respond(to: ServerAPIRequest(
             method: request.method.rawValue, path: request.uri.path,
             query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
             authorization: request.headers[.authorization], body: body))
+        // The write's events (and the clock's, at a time rate) become notifications,
+        // queued after the store's lock is let go; collecting wakes the courier.
+        serverAPI.notifications?.collect()
+        return answer
     }
 
     /// A control API request: the handler answers, this converts.
@@ -234,6 +238,11 @@ struct VerifyReceiptResponder: HTTPResponder {
         case .refused(let response): return response
         }
         let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
+        if let notifications = serverAPI.notifications {
+            notifications.collect()
+            // advanceClock may have made retries due though it recorded no event.
+            notifications.wake()
+        }
         line.http = answer.status
         line.verdict = answer.status == 200 ? "ok" : "refused"
         var headers = HTTPFields()

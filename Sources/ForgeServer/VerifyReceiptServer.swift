@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NotificationDelivery
 import ServiceLifecycle
 import StoreControlAPI
 import StoreServerAPI
@@ -14,17 +15,33 @@ import UnixSignals
 public struct VerifyReceiptServer: Sendable {
     public let options: ServeOptions
     public let logger: Logger
+    /// Both stores' Server Notifications V2 (their event feeds start here): what Get
+    /// Notification History reads and the courier sends.
+    public let notifications: ServerNotifications
 
     public init(options: ServeOptions, logger: Logger) {
         self.options = options
         self.logger = logger
+        notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
     }
 
-    /// The Hummingbird application: a `Service` to run in a `ServiceGroup`.
-    /// `onRunning` gets the port the server listens on (useful with port 0).
+    /// The services to run in a `ServiceGroup`: the Hummingbird application and the
+    /// notification courier. `onRunning` gets the port the server listens on (useful
+    /// with port 0). Throws when `notifyTrustRoots` holds something that is no certificate.
+    public func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(HTTPWebhookSender.Failure) -> [any Service] {
+        let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
+        let courier = NotificationCourierService(
+            notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,
+            clockTick: options.stores.production.clock == nil ? nil : options.notifyClockTick,
+            shutdownSender: { await sender.shutdown() }, logger: logger)
+        return [application(onRunning: onRunning), courier]
+    }
+
+    /// The Hummingbird application alone (no notification is sent without the courier
+    /// of `services`). `onRunning` gets the port the server listens on (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
-                                         wallClock: options.clock, rateLimits: options.rateLimits)
+                                         wallClock: options.clock, rateLimits: options.rateLimits, notifications: notifications)
         let stores = options.stores
         let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
         let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
@@ -43,7 +60,7 @@ public struct VerifyReceiptServer: Sendable {
     /// Runs until one of `signals` (SIGTERM, SIGINT) arrives, then shuts down gracefully.
     public func run(gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let group = ServiceGroup(configuration: .init(services: [application(onRunning: onRunning)],
+        let group = ServiceGroup(configuration: .init(services: try services(onRunning: onRunning),
                                                       gracefulShutdownSignals: signals, logger: logger))
         try await group.run()
     }

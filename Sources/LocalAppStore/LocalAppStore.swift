@@ -25,6 +25,10 @@ public final class LocalAppStore: @unchecked Sendable {
     public let clock: (any StoreClockSource)?
     /// The source's reading the store's clock last caught up with.
     private var lastReading: StoreInstant
+    /// Resets so far: events of different resets share sequence numbers.
+    private var resets = 0
+    /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
+    private var fed: [FedEvent]?
 
     public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
         initial = StoreState(configuration)
@@ -49,7 +53,42 @@ public final class LocalAppStore: @unchecked Sendable {
         lastReading = reading
         let (target, overflow) = state.now.addingReportingOverflow(step)
         // The events are in the state; the result of this advance has no caller to go to.
+        let before = state.events.count
+        // The events are in the state (and fed, when a feed runs); the result has no caller to go to.
         _ = try? state.advance(to: overflow ? .max : target)
+        feed(from: before)
+    }
+
+    /// Appends the events added since `state.events[before]` to the feed (lock held).
+    private func feed(from before: Int) {
+        guard fed != nil, state.events.count > before else { return }
+        for event in state.events[before...] { fed!.append(FedEvent(reset: resets, event: event)) }
+    }
+
+    /// An event as the feed hands it over: which reset of the store it happened after
+    /// (0 before the first), since sequence numbers start again at 1 after each.
+    public struct FedEvent: Sendable, Hashable {
+        public let reset: Int
+        public let event: StoreEvent
+    }
+
+    /// From now on, keep every event the store records (by any write, and by the clock
+    /// catching up at a time rate) until `takeFedEvents()` takes it: how a server sees
+    /// each event once, whoever caused it.
+    public func startEventFeed() {
+        lock.lock()
+        defer { lock.unlock() }
+        if fed == nil { fed = [] }
+    }
+
+    /// The events recorded since the previous call, in order; empty without `startEventFeed()`.
+    public func takeFedEvents() -> [FedEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        catchUp()
+        guard let taken = fed, !taken.isEmpty else { return [] }
+        fed = []
+        return taken
     }
 
     public var configuration: StoreConfiguration { initial.configuration }
@@ -61,6 +100,8 @@ public final class LocalAppStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         catchUp()
+        let before = state.events.count
+        defer { feed(from: before) }
         return try body(&state)
     }
 
@@ -99,5 +140,6 @@ public final class LocalAppStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         state = initial
+        resets += 1
     }
 }

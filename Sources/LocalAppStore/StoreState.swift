@@ -200,6 +200,12 @@ public struct StoreState: Sendable {
 
     func customerId(_ index: Int32) -> String { customers[Int(index)].id }
 
+    /// The customer a transaction (any of theirs, original or not) belongs to: how Get
+    /// Notification History's `transactionId` names a customer.
+    public func customerId(ofTransaction transactionId: String) throws(StoreError) -> String {
+        customerId(transactions[Int(try transactionIndex(transactionId))].customer)
+    }
+
     // MARK: Building blocks the actions share
 
     /// The customer `id`, created (with its app transaction) when new.

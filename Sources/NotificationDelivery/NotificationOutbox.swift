@@ -13,9 +13,9 @@ public final class NotificationOutbox: @unchecked Sendable {
     private let lock = NSLock()
     private var records: [DeliveryRecord] = []
     private var index: [String: Int] = [:]
-    /// Positions with an attempt scheduled and not claimed: a history of many delivered
-    /// notifications costs a claim nothing.
-    private var pending: Set<Int> = []
+    /// Attempts scheduled and not claimed, earliest first: a history of many delivered
+    /// notifications, or many waiting for a retry, costs a claim nothing.
+    private var pending = DueAttempts()
     public let schedule: RetrySchedule
 
     public init(schedule: RetrySchedule) {
@@ -48,7 +48,7 @@ public final class NotificationOutbox: @unchecked Sendable {
             throw .duplicateNotificationUUID(notification.notificationUUID)
         }
         index[notification.notificationUUID] = records.count
-        pending.insert(records.count)
+        pending.insert(.init(date: date, position: records.count))
         records.append(DeliveryRecord(notification: notification, queuedDate: date))
     }
 
@@ -57,17 +57,14 @@ public final class NotificationOutbox: @unchecked Sendable {
     public func claimDue(upTo now: StoreInstant) -> [Claim] {
         lock.lock()
         defer { lock.unlock() }
-        var due: [(date: StoreInstant, position: Int)] = []
-        for position in pending {
-            if let date = records[position].nextAttemptDate, date <= now { due.append((date, position)) }
-        }
-        due.sort { ($0.date, $0.position) < ($1.date, $1.position) }
-        return due.map { item in
+        var claims: [Claim] = []
+        while let first = pending.first, first.date <= now {
+            let item = pending.removeFirst()
             records[item.position].inFlight = true
-            pending.remove(item.position)
-            return Claim(notification: records[item.position].notification,
-                         attempt: records[item.position].attempts.count + 1, attemptDate: item.date)
+            claims.append(Claim(notification: records[item.position].notification,
+                                attempt: records[item.position].attempts.count + 1, attemptDate: item.date))
         }
+        return claims
     }
 
     /// Records a claimed attempt's result and schedules the next one if it failed and
@@ -83,7 +80,7 @@ public final class NotificationOutbox: @unchecked Sendable {
         records[position].attempts.append(SendAttempt(attemptDate: claim.attemptDate, sendAttemptResult: result, detail: detail))
         records[position].nextAttemptDate = result == .success
             ? nil : schedule.nextAttempt(after: claim.attempt, at: claim.attemptDate)
-        if records[position].nextAttemptDate != nil { pending.insert(position) }
+        if let next = records[position].nextAttemptDate { pending.insert(.init(date: next, position: position)) }
     }
 
     /// Every notification queued so far, in queue order.
@@ -99,10 +96,42 @@ public final class NotificationOutbox: @unchecked Sendable {
         return index[notificationUUID].map { records[$0] }
     }
 
+    /// Where `notificationUUID` stands in queue order (0 for the first queued).
+    public func position(of notificationUUID: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return index[notificationUUID]
+    }
+
+    /// Up to `limit` records from queue position `start` on that `isIncluded` accepts,
+    /// and the `notificationUUID` of the next accepted one when there is one (a page of
+    /// history: no copy of the whole record).
+    public func records(from start: Int, limit: Int, where isIncluded: (DeliveryRecord) -> Bool) -> (records: [DeliveryRecord], next: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        var page: [DeliveryRecord] = []
+        var position = max(0, start)
+        while position < records.count {
+            if isIncluded(records[position]) {
+                if page.count == limit { return (page, records[position].notification.notificationUUID) }
+                page.append(records[position])
+            }
+            position += 1
+        }
+        return (page, nil)
+    }
+
+    /// How many notifications were queued.
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return records.count
+    }
+
     /// The earliest attempt due and not claimed, if any: when a courier should next look.
     public var nextDueDate: StoreInstant? {
         lock.lock()
         defer { lock.unlock() }
-        return pending.compactMap { records[$0].nextAttemptDate }.min()
+        return pending.first?.date
     }
 }

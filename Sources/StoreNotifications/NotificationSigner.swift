@@ -40,13 +40,14 @@ public struct NotificationSigner: Sendable {
         return signed
     }
 
-    /// The notification Apple sends for `event`.
-    public func notification(for event: StoreEvent) throws(KeyError) -> SignedNotification {
+    /// The notification Apple sends for `event`, which happened after the store's
+    /// `reset`-th reset (`LocalAppStore.FedEvent.reset`; 0 before any).
+    public func notification(for event: StoreEvent, reset: Int = 0) throws(KeyError) -> SignedNotification {
         let kind = NotificationKind.of(event)
         var payload = ResponseBodyV2DecodedPayload()
         payload.notificationType = kind.type.rawValue
         payload.subtype = kind.subtype?.rawValue
-        payload.notificationUUID = notificationUUID(label: "notification:\(configuration.environment.rawValue):\(event.sequence)")
+        payload.notificationUUID = notificationUUID(for: event, reset: reset)
         payload.version = Self.version
         payload.signedDate = JWSDate(milliseconds: event.date)
         if let massExtension = event.subject?.massExtension {
@@ -62,7 +63,7 @@ public struct NotificationSigner: Sendable {
     public func testNotification(number: Int, at date: StoreInstant) throws(KeyError) -> SignedNotification {
         var payload = ResponseBodyV2DecodedPayload()
         payload.notificationType = NotificationKind.test.type.rawValue
-        payload.notificationUUID = notificationUUID(label: "test-notification:\(configuration.environment.rawValue):\(number)")
+        payload.notificationUUID = testNotificationUUID(number: number)
         payload.version = Self.version
         payload.signedDate = JWSDate(milliseconds: date)
         var data = NotificationData()
@@ -114,6 +115,21 @@ public struct NotificationSigner: Sendable {
         SignedNotification(notificationUUID: payload.notificationUUID ?? "", notificationType: kind.type, subtype: kind.subtype,
                            eventSequence: eventSequence, signedDate: date,
                            signedPayload: try forge.signAsAppStore(StoreKit2JSON.encode(payload)), decodedPayload: payload)
+    }
+
+    /// The `notificationUUID` of `event`'s notification, without signing it. Drawn from
+    /// the seed, the environment and the event's sequence, and after a reset (whose
+    /// events number from 1 again) the reset's number too, so no two notifications of
+    /// a store share one and the same actions give the same UUIDs.
+    public func notificationUUID(for event: StoreEvent, reset: Int = 0) -> String {
+        let environment = configuration.environment.rawValue
+        return notificationUUID(label: reset == 0 ? "notification:\(environment):\(event.sequence)"
+                                                  : "notification:\(environment):reset-\(reset):\(event.sequence)")
+    }
+
+    /// The `notificationUUID` of test notification `number` (`testNotification(number:at:)`).
+    public func testNotificationUUID(number: Int) -> String {
+        notificationUUID(label: "test-notification:\(configuration.environment.rawValue):\(number)")
     }
 
     /// A version 4 UUID drawn from the store's seed and `label`.

@@ -29,6 +29,12 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
     case setAppAccountToken(originalTransactionId: String)
     /// POST `/v1/transactions/{transactionId}/finish`
     case finishTransaction(transactionId: String)
+    /// POST `/v1/notifications/test`
+    case requestTestNotification
+    /// GET `/v1/notifications/test/{testNotificationToken}`
+    case testNotificationStatus(testNotificationToken: String)
+    /// POST `/v1/notifications/history` (`?paginationToken=`)
+    case notificationHistory
 
     /// The endpoint as Apple's documentation titles it, without the values of its path:
     /// what a rate limit counts by.
@@ -47,6 +53,9 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
         case getAppTransactionInfo = "Get App Transaction Info"
         case setAppAccountToken = "Set App Account Token"
         case finishTransaction = "Finish Transaction"
+        case requestTestNotification = "Request a Test Notification"
+        case getTestNotificationStatus = "Get Test Notification Status"
+        case getNotificationHistory = "Get Notification History"
     }
 
     public var name: Name {
@@ -63,6 +72,9 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
         case .appTransactionInfo: return .getAppTransactionInfo
         case .setAppAccountToken: return .setAppAccountToken
         case .finishTransaction: return .finishTransaction
+        case .requestTestNotification: return .requestTestNotification
+        case .testNotificationStatus: return .getTestNotificationStatus
+        case .notificationHistory: return .getNotificationHistory
         }
     }
 
@@ -116,6 +128,8 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
             case ("v2", "history"): return (.transactionHistory(transactionId: id, version: .v2), "GET")
             case ("v1", "subscriptions"): return (.subscriptionStatuses(transactionId: id), "GET")
             case ("v1", "lookup"): return (.lookUpOrder(orderId: id), "GET")
+            case ("v1", "notifications") where id == "test": return (.requestTestNotification, "POST")
+            case ("v1", "notifications") where id == "history": return (.notificationHistory, "POST")
             default: return nil
             }
         case 4:
@@ -129,6 +143,7 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
             case ("v1", "transactions", "appTransactions"): return (.appTransactionInfo(transactionId: last), "GET")
             case ("v1", "transactions", let id) where last == "appAccountToken": return (.setAppAccountToken(originalTransactionId: id), "PUT")
             case ("v1", "transactions", let id) where last == "finish": return (.finishTransaction(transactionId: id), "POST")
+            case ("v1", "notifications", "test"): return (.testNotificationStatus(testNotificationToken: last), "GET")
             default: return nil
             }
         case 6 where segments[0...3] == ["v1", "subscriptions", "extend", "mass"]:

@@ -2,6 +2,7 @@ import AppInput
 import ForgeCA
 import Foundation
 import LocalAppStore
+import NotificationDelivery
 import StoreAPIAuthentication
 import StoreKit2
 
@@ -24,14 +25,19 @@ public struct ServerAPIHandler: Sendable {
     public let wallClock: @Sendable () -> Date
     /// `--rate-limits`: nil, no limit.
     public let rateLimiter: ServerAPIRateLimiter?
+    /// The stores' notifications (history, test notifications); nil: none are recorded,
+    /// so history is empty and Request a Test Notification answers 4040007.
+    public let notifications: ServerNotifications?
     private let signatures: JWSSignatureCache
 
     /// Signatures kept for repeated payloads (a few MiB at most: a JWS is about 3 KiB).
     public static let signatureCacheCapacity = 4_096
 
     public init(stores: LocalAppStores, authentication: ServerAPIAuthentication, authority: JWSAuthority = .committed,
-                wallClock: @escaping @Sendable () -> Date = { Date() }, rateLimits: ServerAPIRateLimits? = nil) {
+                wallClock: @escaping @Sendable () -> Date = { Date() }, rateLimits: ServerAPIRateLimits? = nil,
+                notifications: ServerNotifications? = nil) {
         self.stores = stores
+        self.notifications = notifications
         self.authentication = authentication
         self.wallClock = wallClock
         rateLimiter = rateLimits.map(ServerAPIRateLimiter.init(limits:))
@@ -179,7 +185,56 @@ public struct ServerAPIHandler: Sendable {
         case .finishTransaction(let id):
             try write(store) { state throws(StoreError) in try state.finishTransaction(transactionId: id) }
             return ServerAPIResponse(status: 200)
+
+        case .requestTestNotification:
+            guard let channel = notifications?.channel(configuration.environment) else {
+                throw ServerAPIFailure(.serverNotificationUrlNotFound, "this server sends no notifications")
+            }
+            return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
+
+        case .testNotificationStatus(let token):
+            guard let channel = notifications?.channel(configuration.environment) else {
+                throw ServerAPIFailure(.testNotificationNotFound, "this server sends no notifications")
+            }
+            return json(Self.record(try channel.testNotificationStatus(token: token)))
+
+        case .notificationHistory:
+            return try notificationHistory(store: store, request: request)
         }
+    }
+
+    /// Get Notification History: the channel's records in queue order, 20 a page; the
+    /// `paginationToken` is the `notificationUUID` of the next page's first record.
+    private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> ServerAPIResponse {
+        let body = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body)
+        let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now })
+        let customerId = try query.transactionId.map { id throws(ServerAPIFailure) in
+            try read(store) { state throws(StoreError) in try state.customerId(ofTransaction: id) }
+        }
+        guard let channel = notifications?.channel(store.configuration.environment) else {
+            return json(ServerAPIResponseBody.NotificationHistory(paginationToken: nil, hasMore: false, notificationHistory: []))
+        }
+        // Events of the clock catching up since the last request are history too.
+        channel.collect()
+        var start = 0
+        if let token = request.values("paginationToken").first {
+            guard let position = channel.outbox.position(of: token) else {
+                throw ServerAPIFailure(.invalidPaginationToken, "paginationToken '\(token)' names no notification of this store")
+            }
+            start = position
+        }
+        let page = channel.outbox.records(from: start, limit: NotificationHistoryQuery.pageSize) { record in
+            query.includes(record, customerId: customerId)
+        }
+        return json(ServerAPIResponseBody.NotificationHistory(paginationToken: page.next, hasMore: page.next != nil,
+                                                              notificationHistory: page.records.map(Self.record)))
+    }
+
+    /// A notification and its attempts as Apple lists them.
+    private static func record(_ record: DeliveryRecord) -> ServerAPIResponseBody.NotificationRecord {
+        ServerAPIResponseBody.NotificationRecord(
+            signedPayload: record.notification.signedPayload,
+            sendAttempts: record.attempts.map { .init(attemptDate: $0.attemptDate, sendAttemptResult: $0.sendAttemptResult.rawValue) })
     }
 
     // MARK: Query parameters

@@ -50,13 +50,16 @@ public struct ServerAPIRateLimits: Sendable, Hashable {
     /// `../shared/APPSTORESERVERAPI.md` quotes it ("Rate limits are per app and endpoint
     /// (e.g. 50/s for transaction info and history, 1/s for test notifications; sandbox
     /// 10 %)"): Get Transaction Info and Get Transaction History (v1 and v2, each its
-    /// own endpoint) 50 per second. The test-notification endpoints (1 per second) are
-    /// not served here; the other endpoints have no figure in that reference, so they
-    /// are not limited rather than limited at a guessed rate.
+    /// own endpoint) 50 per second; Request a Test Notification and Get Test
+    /// Notification Status 1 per second (so 1 per 10 seconds in the sandbox). The other
+    /// endpoints have no figure in that reference, so they are not limited rather than
+    /// limited at a guessed rate.
     public static let apple = ServerAPIRateLimits(production: [
         .getTransactionInfo: .perSecond(50),
         .getTransactionHistory: .perSecond(50),
         .getTransactionHistoryV1: .perSecond(50),
+        .requestTestNotification: .perSecond(1),
+        .getTestNotificationStatus: .perSecond(1),
     ])
 
     /// The names `--rate-limits` takes.

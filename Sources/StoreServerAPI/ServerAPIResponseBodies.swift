@@ -66,4 +66,28 @@ enum ServerAPIResponseBody {
         let succeededCount: Int
         let failedCount: Int
     }
+
+    /// `SendTestNotificationResponse`.
+    struct SendTestNotification: Encodable {
+        let testNotificationToken: String
+    }
+
+    /// `SendAttemptItem`: Apple's two members (not the forge's `detail`).
+    struct SendAttemptItem: Encodable {
+        let attemptDate: Int64
+        let sendAttemptResult: String
+    }
+
+    /// `CheckTestNotificationResponse`, and `NotificationHistoryResponseItem` (the same members).
+    struct NotificationRecord: Encodable {
+        let signedPayload: String
+        let sendAttempts: [SendAttemptItem]
+    }
+
+    /// `NotificationHistoryResponse`: `paginationToken` only when `hasMore`.
+    struct NotificationHistory: Encodable {
+        let paginationToken: String?
+        let hasMore: Bool
+        let notificationHistory: [NotificationRecord]
+    }
 }

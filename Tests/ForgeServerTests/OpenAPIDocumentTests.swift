@@ -182,6 +182,17 @@ final class OpenAPIDocumentTests: XCTestCase {
             try await api("PUT", "/inApps/v1/transactions/\(original)/appAccountToken", #"{"appAccountToken":"not-a-uuid"}"#, expect: 400)
             try await api("POST", "/inApps/v1/transactions/\(coinsId)/finish", expect: 200)
             try await api("POST", "/sandbox/inApps/v1/transactions/999999999999/finish", expect: 404)
+            // Notifications (no --notify-url here: a test notification is 4040007, history lists them unsent).
+            try await api("POST", "/inApps/v1/notifications/test", expect: 404)
+            try await api("GET", "/inApps/v1/notifications/test/7e3fb20b-4cdb-47cc-936d-99d65f608138", expect: 404)
+            try await api("GET", "/inApps/v1/notifications/test/not-a-token", expect: 400)
+            let now = try XCTUnwrap(try state.json()["now"]?.intValue, state.text)
+            let span = #""startDate":\#(now - 86_400_000),"endDate":\#(now + 86_400_000)"#
+            try await api("POST", "/inApps/v1/notifications/history", "{\(span)}", expect: 200)
+            try await api("POST", "/inApps/v1/notifications/history?paginationToken=nope", "{\(span)}", expect: 400)
+            try await api("POST", "/inApps/v1/notifications/history",
+                          #"{\#(span),"transactionId":"\#(coinsId)","notificationType":"REFUND"}"#, expect: 400)
+            try await api("POST", "/inApps/v1/notifications/history", #"{"startDate":0,"endDate":1}"#, expect: 400)
 
             // Last: they empty the customer and the store.
             try await call("POST", "/sandbox/forge/v1/expireSubscription", #"{"originalTransactionId":"1"}"#, expect: 400)

@@ -8,6 +8,7 @@ import FoundationNetworking
 import Logging
 import ReceiptForge
 import ServiceLifecycle
+import StoreServerAPI
 import XCTest
 
 /// A `forge serve` started inside a test: 127.0.0.1, an ephemeral port, stopped
@@ -18,6 +19,8 @@ struct ServerHarness: Sendable {
     let port: Int
     let group: ServiceGroup
     let log: LogCapture
+    /// The server's notification channels (outboxes, stores).
+    let notifications: StoreServerAPI.ServerNotifications
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -33,12 +36,12 @@ struct ServerHarness: Sendable {
         logger.logLevel = .info
         let ports = AsyncStream<Int>.makeStream()
         let server = VerifyReceiptServer(options: options, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [server.application { ports.continuation.yield($0) }],
+        let group = ServiceGroup(configuration: .init(services: try server.services { ports.continuation.yield($0) },
                                                       gracefulShutdownSignals: [], logger: logger))
         let running = Task { try await group.run() }
         var iterator = ports.stream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw HarnessError("the server never reported its port") }
-        let harness = ServerHarness(port: port, group: group, log: log)
+        let harness = ServerHarness(port: port, group: group, log: log, notifications: server.notifications)
         do {
             let result = try await body(harness)
             await group.triggerGracefulShutdown()

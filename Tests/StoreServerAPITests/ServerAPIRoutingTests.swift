@@ -20,6 +20,10 @@ final class ServerAPIRoutingTests: XCTestCase {
             ("GET", "v1/transactions/appTransactions/123", .appTransactionInfo(transactionId: "123")),
             ("PUT", "v1/transactions/123/appAccountToken", .setAppAccountToken(originalTransactionId: "123")),
             ("POST", "v1/transactions/123/finish", .finishTransaction(transactionId: "123")),
+            ("POST", "v1/notifications/test", .requestTestNotification),
+            ("GET", "v1/notifications/test/7e3fb20b-4cdb-47cc-936d-99d65f608138",
+             .testNotificationStatus(testNotificationToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138")),
+            ("POST", "v1/notifications/history", .notificationHistory),
         ]
         for (method, path, endpoint) in table {
             XCTAssertEqual(ServerAPIEndpoint.route(method: method, path: "/inApps/" + path), .endpoint(endpoint, .production), path)
@@ -31,7 +35,7 @@ final class ServerAPIRoutingTests: XCTestCase {
 
     func testWhatIsNoEndpoint() {
         for path in ["/inApps/v3/transactions/1", "/inApps/v1/transactions", "/inApps/v1/transactions/1/2/3",
-                     "/inApps/v1/transactions//finish", "/inApps/v1/notifications/test", "/sandbox/inApps/", "/verifyReceipt",
+                     "/inApps/v1/transactions//finish", "/inApps/v1/notifications/other", "/inApps/v1/notifications/test/a/b", "/sandbox/inApps/", "/verifyReceipt",
                      "/sandbox/verifyReceipt", "/inapps/v1/transactions/1", "/inApps/v1/subscriptions/extend/mass/p"] {
             XCTAssertEqual(ServerAPIEndpoint.route(method: "GET", path: path), .notFound, path)
         }

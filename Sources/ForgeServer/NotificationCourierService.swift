@@ -1,0 +1,72 @@
+import Logging
+import NotificationDelivery
+import ServiceLifecycle
+import StoreServerAPI
+
+/// `forge serve`'s notification sender, a service of the server's group: for each
+/// environment with a URL, a loop that waits to be woken (notifications queued, the
+/// clock moved: `NotificationChannel.wakeUps`) and makes every attempt due at the
+/// store's instant, at most `maximumConcurrentAttempts` at once, each bounded by the
+/// sender's timeout. Requests never wait for it. At a time rate the stores' clocks move
+/// without requests, so a ticker looks at them every `clockTick` (collecting the events
+/// the clock brought, and waking the loops for retries it made due).
+///
+/// On graceful shutdown the loops stop after the attempts in flight (at most a timeout).
+struct NotificationCourierService: Service {
+    let notifications: ServerNotifications
+    let sender: any WebhookSender
+    let maximumConcurrentAttempts: Int
+    /// nil: the clocks move only by requests (advanceClock), which wake the loops themselves.
+    let clockTick: Duration?
+    /// Closes the sender's connections once the loops have stopped.
+    let shutdownSender: @Sendable () async -> Void
+    let logger: Logger
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for channel in notifications.channels {
+                    guard let url = channel.url else { continue }
+                    let courier = NotificationCourier(outbox: channel.outbox, sender: sender, url: url,
+                                                      maximumConcurrentAttempts: maximumConcurrentAttempts)
+                    group.addTask { await deliver(channel, courier) }
+                }
+                if let clockTick {
+                    group.addTask { await tick(every: clockTick) }
+                }
+                // A service that returns ends the group: run until shutdown even with nothing to send.
+                group.addTask { try? await gracefulShutdown() }
+                await group.waitForAll()
+            }
+        } onGracefulShutdown: {
+            for channel in notifications.channels { channel.finish() }
+        }
+        await shutdownSender()
+    }
+
+    private func deliver(_ channel: NotificationChannel, _ courier: NotificationCourier) async {
+        let environment = channel.environment.rawValue.lowercased()
+        for await _ in channel.wakeUps {
+            channel.collect()
+            for report in await courier.deliverDue(upTo: channel.now) {
+                let next = report.nextAttemptDate.map { ", next attempt at \($0)" } ?? ""
+                let line = "notify \(environment) \(report.notificationUUID) attempt \(report.attempt) at \(report.attemptDate): "
+                    + "\(report.outcome.result.rawValue) (\(report.outcome.detail))\(next)"
+                logger.info("\(line)")
+            }
+        }
+    }
+
+    /// Wakes the loops as the clocks run, until shutdown.
+    private func tick(every interval: Duration) async {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            notifications.collect()
+            notifications.wake()
+        }
+    }
+}

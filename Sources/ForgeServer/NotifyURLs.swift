@@ -1,0 +1,36 @@
+import AppInput
+import Foundation
+
+/// `forge serve --notify-url`: `URL` (production), `production=URL` or `sandbox=URL`,
+/// at most one per environment, each an absolute http or https URL.
+public enum NotifyURLs {
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        public let spec: String
+        public let reason: String
+
+        public var description: String { "--notify-url '\(spec)': \(reason)" }
+    }
+
+    /// The URL of each environment the specs name.
+    public static func parse(_ specs: [String]) throws(Failure) -> [AppEnvironment: String] {
+        var urls: [AppEnvironment: String] = [:]
+        for spec in specs {
+            var environment = AppEnvironment.production
+            var url = spec
+            for candidate in [AppEnvironment.production, .sandbox] where spec.hasPrefix("\(candidate.rawValue.lowercased())=") {
+                environment = candidate
+                url = String(spec.dropFirst(candidate.rawValue.count + 1))
+            }
+            guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
+                throw Failure(spec: spec, reason: "not an http:// or https:// URL with a host (write URL, production=URL or sandbox=URL)")
+            }
+            guard urls[environment] == nil else {
+                throw Failure(spec: spec, reason: "a second URL for \(environment.rawValue.lowercased()) (the App Store sends each "
+                              + "environment's notifications to one URL; first: \(urls[environment]!))")
+            }
+            urls[environment] = url
+        }
+        return urls
+    }
+}

@@ -1,0 +1,162 @@
+import AppInput
+import Foundation
+import LocalAppStore
+import NotificationDelivery
+import StoreKit2
+import StoreNotifications
+
+/// One environment's App Store Server Notifications V2: every event its store records
+/// becomes a notification in the outbox (the record Get Notification History reads),
+/// and a courier (the server's) sends what falls due to `url`.
+///
+/// `collect()` takes the events the store fed since the last call (writes of either
+/// API, and the clock catching up at a time rate) and queues their notifications, due
+/// at each event's instant, outside the store's lock. Notifications are kept compact,
+/// the event (whose payloads the store took when it happened) and the reset it
+/// happened after, and signed when sent or listed: the same bytes each time, as the
+/// forge's signatures are deterministic.
+///
+/// Without a `url` the notifications are still queued, so Get Notification History
+/// lists them, but nothing is sent: they have no send attempts (Apple keeps no record
+/// without a URL; the forge keeps one because a test reading history needs it), and
+/// Request a Test Notification answers 4040007 as Apple does.
+public final class NotificationChannel: @unchecked Sendable {
+    // @unchecked: `testNotifications` and `testTokens` are only touched with `lock` held;
+    // the rest is immutable or thread-safe (the store, the outbox, the continuation).
+    public let store: LocalAppStore
+    public let outbox: NotificationOutbox
+    /// The webhook (`forge serve --notify-url`); nil: notifications are recorded, not sent.
+    public let url: String?
+    let signing: NotificationSigning
+    private let lock = NSLock()
+    private var testNotifications = 0
+    private var testTokens: Set<String> = []
+    private let wakeContinuation: AsyncStream<Void>.Continuation
+    /// Yields when there may be attempts due: notifications queued, or a clock moved.
+    /// Buffers one wake-up, so a courier busy sending misses none and sees no backlog.
+    public let wakeUps: AsyncStream<Void>
+
+    public var environment: AppEnvironment { store.configuration.environment }
+
+    public init(store: LocalAppStore, url: String?) {
+        self.store = store
+        self.url = url
+        outbox = NotificationOutbox(schedule: .of(store.configuration.environment))
+        signing = NotificationSigning(NotificationSigner(configuration: store.configuration))
+        let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakeUps = wake.stream
+        wakeContinuation = wake.continuation
+        store.startEventFeed()
+    }
+
+    /// Tells the courier to look for due attempts.
+    public func wake() {
+        wakeContinuation.yield()
+    }
+
+    /// Ends `wakeUps` (the courier's loop then returns).
+    public func finish() {
+        wakeContinuation.finish()
+    }
+
+    /// Queues the notifications of the events the store recorded since the last call;
+    /// answers how many. Wakes the courier when there are any.
+    @discardableResult
+    public func collect() -> Int {
+        let fed = store.takeFedEvents()
+        for item in fed {
+            let source = EventNotificationSource(event: item.event, reset: item.reset, signing: signing)
+            let notification = OutgoingNotification(notificationUUID: signing.signer.notificationUUID(for: item.event, reset: item.reset),
+                                                    source: source)
+            do throws(NotificationOutbox.Refusal) {
+                try outbox.enqueue(notification, at: item.event.date)
+            } catch {
+                preconditionFailure("notification UUIDs are unique per store, reset and event: \(error)")
+            }
+        }
+        if !fed.isEmpty { wake() }
+        return fed.count
+    }
+
+    /// The store's instant now (the clock a courier's attempts are made at).
+    public var now: StoreInstant { store.read { $0.now } }
+
+    /// Request a Test Notification: queues a TEST notification due now and answers its
+    /// `testNotificationToken` (its `notificationUUID`). 4040007 without a URL.
+    public func requestTestNotification() throws(ServerAPIFailure) -> String {
+        guard url != nil else {
+            throw ServerAPIFailure(.serverNotificationUrlNotFound, "no notification URL for \(environment.rawValue) (forge serve --notify-url)")
+        }
+        let date = now
+        let number = lock.withLock {
+            testNotifications += 1
+            return testNotifications
+        }
+        let token = signing.signer.testNotificationUUID(number: number)
+        let notification = OutgoingNotification(notificationUUID: token,
+                                                source: TestNotificationSource(number: number, date: date, signing: signing))
+        do throws(NotificationOutbox.Refusal) {
+            try outbox.enqueue(notification, at: date)
+        } catch {
+            preconditionFailure("test notification numbers are unique per channel: \(error)")
+        }
+        lock.withLock { _ = testTokens.insert(token) }
+        wake()
+        return token
+    }
+
+    /// Get Test Notification Status: the test notification of `token` and its attempts;
+    /// 4040008 for a token this channel did not give out or whose first attempt is not
+    /// made yet (Apple: "the test notification status isn't available").
+    public func testNotificationStatus(token: String) throws(ServerAPIFailure) -> DeliveryRecord {
+        guard UUID(uuidString: token) != nil else {
+            throw ServerAPIFailure(.invalidTestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
+        }
+        guard lock.withLock({ testTokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+              !record.attempts.isEmpty else {
+            throw ServerAPIFailure(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
+        }
+        return record
+    }
+}
+
+/// The signer a channel's notifications share (one per channel, not one per notification).
+final class NotificationSigning: Sendable {
+    let signer: NotificationSigner
+
+    init(_ signer: NotificationSigner) {
+        self.signer = signer
+    }
+}
+
+/// A store event's notification, signed when asked for.
+struct EventNotificationSource: SignedPayloadSource {
+    let event: StoreEvent
+    let reset: Int
+    let signing: NotificationSigning
+
+    var kind: NotificationKind { NotificationKind.of(event) }
+
+    func signedPayload() -> String {
+        do {
+            return try signing.signer.notification(for: event, reset: reset).signedPayload
+        } catch {
+            preconditionFailure("the StoreKit 2 CA's key signs (the server signed its answers with it): \(error)")
+        }
+    }
+}
+
+/// A TEST notification, signed when asked for.
+struct TestNotificationSource: SignedPayloadSource {
+    let number: Int
+    let date: StoreInstant
+    let signing: NotificationSigning
+
+    func signedPayload() -> String {
+        do {
+            return try signing.signer.testNotification(number: number, at: date).signedPayload
+        } catch {
+            preconditionFailure("the StoreKit 2 CA's key signs (the server signed its answers with it): \(error)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LocalAppStore
+import NotificationDelivery
+import StoreNotifications
+
+/// Get Notification History's request (Apple's `NotificationHistoryRequest`) checked
+/// as Apple checks it: `startDate` and `endDate` required (4000015, 4000016), start
+/// before end (4000013) and not over 180 days before the store's now (4000012);
+/// `notificationType` and `notificationSubtype` Apple's words (4000018);
+/// `transactionId` and `notificationType` not both (4000019); `transactionId` any
+/// transaction of the customer whose notifications are wanted (4000006, 4040010).
+/// A notification is in the span when its `signedDate` is: start ≤ date < end.
+struct NotificationHistoryQuery {
+    var startDate: StoreInstant
+    var endDate: StoreInstant
+    var type: NotificationType?
+    var subtype: NotificationSubtype?
+    var transactionId: String?
+    var onlyFailures: Bool
+
+    /// Apple's window: "a startDate that's within the past 180 days from the current date".
+    static let maximumAge = StoreDuration.days(180)
+
+    /// Records per page ("the next set of up to 20 notification history records").
+    static let pageSize = 20
+
+    /// The body as Apple's clients send it (every member optional so that each missing
+    /// or bad one gets its own error).
+    struct Body: Decodable {
+        let startDate: Int64?
+        let endDate: Int64?
+        let notificationType: String?
+        let notificationSubtype: String?
+        let transactionId: String?
+        let onlyFailures: Bool?
+    }
+
+    init(body: Body, now: StoreInstant) throws(ServerAPIFailure) {
+        guard let startDate = body.startDate, startDate >= 0 else {
+            throw ServerAPIFailure(.invalidStartDate, "startDate is missing or negative (milliseconds since 1970)")
+        }
+        guard let endDate = body.endDate, endDate >= 0 else {
+            throw ServerAPIFailure(.invalidEndDate, "endDate is missing or negative (milliseconds since 1970)")
+        }
+        guard startDate < endDate else {
+            throw ServerAPIFailure(.startDateAfterEndDate, "startDate \(startDate) is not before endDate \(endDate)")
+        }
+        guard startDate >= now - Self.maximumAge else {
+            throw ServerAPIFailure(.startDateTooFarInPast, "startDate \(startDate) is over 180 days before the store's now (\(now))")
+        }
+        if body.transactionId != nil, body.notificationType != nil {
+            throw ServerAPIFailure(.multipleFiltersSupplied, "transactionId and notificationType cannot be used together")
+        }
+        self.startDate = startDate
+        self.endDate = endDate
+        if let text = body.notificationType {
+            guard let type = NotificationType(rawValue: text) else {
+                throw ServerAPIFailure(.invalidNotificationType, "notificationType '\(text)' is not one the App Store sends")
+            }
+            self.type = type
+        }
+        if let text = body.notificationSubtype {
+            guard let subtype = NotificationSubtype(rawValue: text) else {
+                throw ServerAPIFailure(.invalidNotificationType, "notificationSubtype '\(text)' is not one the App Store sends")
+            }
+            self.subtype = subtype
+        }
+        transactionId = body.transactionId
+        onlyFailures = body.onlyFailures ?? false
+    }
+
+    /// Whether `record` answers the query; `customerId` is the customer `transactionId` names.
+    func includes(_ record: DeliveryRecord, customerId: String?) -> Bool {
+        guard record.queuedDate >= startDate, record.queuedDate < endDate else { return false }
+        if onlyFailures, record.isDelivered { return false }
+        let kind: NotificationKind
+        let customer: String?
+        guard let source = record.notification.payloadSource else { return false }
+        switch source {
+        case let source as EventNotificationSource:
+            kind = source.kind
+            customer = source.event.customerId
+        case is TestNotificationSource:
+            kind = .test
+            customer = nil
+        default:
+            return false
+        }
+        if let type, kind.type != type { return false }
+        if let subtype, kind.subtype != subtype { return false }
+        if let customerId, customer != customerId { return false }
+        return true
+    }
+}
