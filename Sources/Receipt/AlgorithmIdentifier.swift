@@ -5,6 +5,7 @@ import BER
 /// carry it. The parameters are kept as received, so a reader can tell NULL from
 /// absent and refuse anything else.
 public struct AlgorithmIdentifier: Hashable, Sendable {
+    /// The algorithm's identifier.
     public var oid: OID
     /// The raw parameters element, tag and length included (usually NULL, `05 00`),
     /// or nil when absent.
