@@ -11,6 +11,7 @@ public struct StoreEventSubject: Sendable, Hashable {
     /// The renewal info of the subscription the transaction belongs to, as Get All
     /// Subscription Statuses lists it; nil for other products.
     public let renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// The subscription's status; nil for other products.
     public let status: SubscriptionStatus?
     /// The mass extension a `renewalExtensionSummary` event reports.
     public let massExtension: MassExtension?
