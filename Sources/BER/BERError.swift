@@ -73,6 +73,7 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
     // (docs/fuzzing.md, throughput). `BERErrorLayoutTests` keeps the size.
     /// What `reason` says, kept as values until it is read, and the path (see `Detail`).
     @usableFromInline var detail: Detail
+    /// What went wrong: errors compare equal by this alone.
     public var code: Code
     /// Byte index, into the buffer handed to the parser, of the element or octet at fault.
     public var offset: Int

@@ -59,6 +59,7 @@ public struct BERReader: Sendable {
 
     /// The bytes not yet read.
     @inlinable public var bytes: ArraySlice<UInt8> { storage[position..<limit] }
+    /// True when every byte has been read.
     @inlinable public var isAtEnd: Bool { position == limit }
     /// Byte offset of the next unread byte.
     @inlinable public var offset: Int { position }

@@ -147,6 +147,7 @@ public enum RefundPreference: String, Sendable, Hashable, Codable, CaseIterable 
     case grantProrated = "GRANT_PRORATED"
 }
 
+/// A product kind as Apple's payloads and history filters name it.
 extension Product.Kind {
     /// The payload's `type` (Apple's `Type`).
     public var appleType: String {

@@ -45,6 +45,7 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
     public var hasAbsentOrNullParameters: Bool { parameters == nil || hasNullParameters }
 }
 
+/// Reading `AlgorithmIdentifier`s through the one checked cursor.
 extension BERReader {
     /// Reads an `AlgorithmIdentifier` SEQUENCE.
     public mutating func readAlgorithmIdentifier() throws(BERError) -> AlgorithmIdentifier {
@@ -52,6 +53,7 @@ extension BERReader {
     }
 }
 
+/// Writing `AlgorithmIdentifier`s.
 extension BERWriter {
     /// Appends `identifier`: its OID, then its parameters as they are.
     public mutating func appendAlgorithmIdentifier(_ identifier: AlgorithmIdentifier) {

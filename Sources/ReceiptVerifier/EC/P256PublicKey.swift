@@ -2,6 +2,7 @@ import BER
 import Crypto
 import Foundation
 
+/// The identifiers of P-256 keys and ECDSA signatures, which App Store JWS chains use.
 extension OID {
     /// id-ecPublicKey (RFC 5480 §2.1.1).
     public static let ecPublicKey: OID = "1.2.840.10045.2.1"

@@ -4,6 +4,7 @@
 import BER
 import Receipt
 
+/// Which digests the verifier accepts.
 extension DigestAlgorithm {
     /// The digests receipts and their certificates are signed with. Every other
     /// `DigestAlgorithm` (MD5, SHA-384, SHA-512) is refused as `unsupported-algorithm`.

@@ -211,6 +211,7 @@ public struct CertificateExtensions: Sendable {
     }
 }
 
+/// The extended key usage extension, which the verifier decodes.
 extension OID {
     /// `id-ce-extKeyUsage` (RFC 5280 §4.2.1.12).
     public static let extendedKeyUsage: OID = "2.5.29.37"
