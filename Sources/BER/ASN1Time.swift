@@ -3,15 +3,22 @@
 /// GeneralizedTime, optional fractional seconds. Seconds are required in DER and
 /// may be omitted in BER UTCTime.
 public struct ASN1Time: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The year, four digits in practice (UTCTime's two are widened to 1950-2049).
     public var year: Int
+    /// The month, 1-12.
     public var month: Int
+    /// The day of the month, 1-31.
     public var day: Int
+    /// The hour, 0-23.
     public var hour: Int
+    /// The minute, 0-59.
     public var minute: Int
+    /// The second, 0-59 (0 when a BER UTCTime leaves it out).
     public var second: Int
     /// Fraction of a second in nanoseconds (GeneralizedTime only).
     public var nanoseconds: Int
 
+    /// A time from its fields, in UTC. The fields are taken as given, not checked.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
                 nanoseconds: Int = 0) {
         self.year = year
@@ -38,6 +45,7 @@ public struct ASN1Time: Hashable, Sendable, Comparable, CustomStringConvertible 
             + Int64(hour * 3600 + minute * 60 + second)
     }
 
+    /// Earlier first, to the nanosecond.
     public static func < (lhs: ASN1Time, rhs: ASN1Time) -> Bool {
         (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
     }

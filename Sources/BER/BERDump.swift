@@ -3,21 +3,29 @@
 /// constructed/primitive, and the decoded value of primitives. Elements read before
 /// an error are kept, so a dump of bad input shows how far it got and where it broke.
 public struct BERDump: Sendable {
+    /// One element of the dump, with its children nested under it.
     public struct Node: Sendable, Hashable {
+        /// Byte offset of the element's identifier in the input.
         public var offset: Int
+        /// 0 for a top-level element, 1 for its children, and so on.
         public var depth: Int
+        /// Identifier plus length octets.
         public var headerLength: Int
         /// Contents length; nil for an indefinite length.
         public var length: Int?
+        /// The element's tag.
         public var tag: BERTag
         /// The decoded value of a primitive (nil for constructed elements).
         public var value: String?
+        /// The elements inside a constructed element (or an OCTET STRING that parsed as one).
         public var children: [Node]
         /// True when the children were found by parsing an OCTET STRING's contents.
         public var expandedFromOctetString: Bool
     }
 
+    /// The top-level elements read, in input order.
     public var nodes: [Node] = []
+    /// Why the dump stopped early; nil when the whole input was read.
     public var error: BERError?
 
     /// Hex shown in text dumps before `…`; JSON always carries every byte.

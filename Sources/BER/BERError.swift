@@ -5,6 +5,7 @@
 /// Errors compare equal by `code` only, so tests can match `.truncated` without
 /// depending on offsets or wording; assert `offset` separately where it matters.
 public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable code: errors compare by it, and its raw value is what reports print.
     public enum Code: String, Sendable, CaseIterable {
         /// The input ends inside an identifier or length.
         case truncated
@@ -72,6 +73,7 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
     // (docs/fuzzing.md, throughput). `BERErrorLayoutTests` keeps the size.
     /// What `reason` says, kept as values until it is read, and the path (see `Detail`).
     @usableFromInline var detail: Detail
+    /// What went wrong: errors compare equal by this alone.
     public var code: Code
     /// Byte index, into the buffer handed to the parser, of the element or octet at fault.
     public var offset: Int
@@ -111,6 +113,7 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
         set { detail = Detail(.text(newValue), path: path) }
     }
 
+    /// An error with its code, the byte offset where it applies, a reason in words and the schema path being read.
     public init(_ code: Code, at offset: Int, _ reason: String, path: [String] = []) {
         self.init(code, at: offset, detail: Detail(.text(reason), path: path))
     }
@@ -136,12 +139,15 @@ public struct BERError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `code at byte offset in path: reason`, the form every report of the project prints.
     public var description: String {
         let place = path.isEmpty ? "" : " in \(pathDescription)"
         return "\(code.rawValue) at byte \(offset)\(place): \(reason)"
     }
 
+    /// Equal when the codes are equal: offsets, paths and wording are not compared.
     public static func == (lhs: BERError, rhs: BERError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, as equality compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 

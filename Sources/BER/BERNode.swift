@@ -6,34 +6,46 @@
 /// A parsed tree lives in one table (`BERNodeList`): parsing allocates that table,
 /// not an array per constructed node, and walks the input without recursion.
 public struct BERNode: Hashable, Sendable {
+    /// A node's contents: bytes for a primitive, children for a constructed element.
     public enum Value: Hashable, Sendable {
+        /// The contents octets of a primitive element (a slice of the input).
         case primitive(ArraySlice<UInt8>)
+        /// The elements inside a constructed element, in order.
         case constructed(BERNodeList)
     }
 
     /// Where a node was in its input. Not part of equality.
     public struct Source: Hashable, Sendable {
+        /// Byte offset of the identifier in the input.
         public var offset: Int
+        /// Identifier plus length octets.
         public var headerLength: Int
         /// Contents length; nil for an indefinite length.
         public var length: Int?
+        /// 0 for a top-level element, 1 for its children, and so on.
         public var depth: Int
     }
 
+    /// The node's tag.
     public var tag: BERTag
+    /// The node's contents.
     public var value: Value
+    /// Where the node was in its input; nil for a node built by hand.
     public var source: Source?
 
+    /// A node built by hand, for writing or comparing trees.
     public init(tag: BERTag, value: Value, source: Source? = nil) {
         self.tag = tag
         self.value = value
         self.source = source
     }
 
+    /// Equal when tag and value are equal; `source` is ignored, so two encodings of one value compare equal.
     public static func == (lhs: BERNode, rhs: BERNode) -> Bool {
         lhs.tag == rhs.tag && lhs.value == rhs.value
     }
 
+    /// Hashes tag and value, as equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(tag)
         hasher.combine(value)

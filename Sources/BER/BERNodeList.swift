@@ -16,10 +16,12 @@ public struct BERNodeList: RandomAccessCollection, Hashable, Sendable, Expressib
 
     @usableFromInline let storage: Storage
 
+    /// A list holding `nodes` as given.
     public init(_ nodes: [BERNode]) {
         storage = .nodes(nodes)
     }
 
+    /// A list of the nodes written in the literal.
     public init(arrayLiteral nodes: BERNode...) {
         self.init(nodes)
     }
@@ -29,8 +31,10 @@ public struct BERNodeList: RandomAccessCollection, Hashable, Sendable, Expressib
         storage = .table(table, rows)
     }
 
+    /// Always 0: lists are indexed from zero whatever holds them.
     @inlinable public var startIndex: Int { 0 }
 
+    /// The number of nodes.
     @inlinable public var endIndex: Int {
         switch storage {
         case .table(_, let rows): return rows.count
@@ -38,6 +42,7 @@ public struct BERNodeList: RandomAccessCollection, Hashable, Sendable, Expressib
         }
     }
 
+    /// The node at `position` (0-based); built from the parse's table when the list comes from one.
     @inlinable
     public subscript(position: Int) -> BERNode {
         switch storage {
@@ -49,10 +54,12 @@ public struct BERNodeList: RandomAccessCollection, Hashable, Sendable, Expressib
         }
     }
 
+    /// Equal when the nodes are equal in order, whatever storage holds them.
     public static func == (lhs: BERNodeList, rhs: BERNodeList) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
     }
 
+    /// Hashes the count and the nodes, as equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for node in self { hasher.combine(node) }

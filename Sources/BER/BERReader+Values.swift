@@ -1,8 +1,11 @@
 /// A BIT STRING: the bytes and how many bits of the last byte are unused.
 public struct BitString: Hashable, Sendable {
+    /// The contents after the unused-bits octet.
     public var bytes: ArraySlice<UInt8>
+    /// How many low bits of the last byte are padding (0-7).
     public var unusedBits: Int
 
+    /// A BIT STRING of `bytes` with `unusedBits` padding bits at the end.
     public init(bytes: ArraySlice<UInt8>, unusedBits: Int = 0) {
         self.bytes = bytes
         self.unusedBits = unusedBits
@@ -45,6 +48,7 @@ extension BERReader {
 
     // MARK: BOOLEAN, NULL
 
+    /// A BOOLEAN. DER accepts only 00 and FF; BER any non-zero octet as true.
     @inlinable
     public mutating func readBoolean(tag: BERTag = .boolean) throws(BERError) -> Bool {
         let element = try readElement(tag)
@@ -58,6 +62,7 @@ extension BERReader {
         return value != 0
     }
 
+    /// A NULL, which must be empty.
     @inlinable
     public mutating func readNull(tag: BERTag = .null) throws(BERError) {
         let element = try readElement(tag)
@@ -68,6 +73,7 @@ extension BERReader {
 
     // MARK: OBJECT IDENTIFIER
 
+    /// An OBJECT IDENTIFIER, its arcs checked to be minimally encoded.
     @inlinable
     public mutating func readObjectIdentifier(tag: BERTag = .objectIdentifier) throws(BERError) -> OID {
         let element = try readElement(tag)
@@ -99,6 +105,7 @@ extension BERReader {
         return BitString(bytes: bytes, unusedBits: Int(unused))
     }
 
+    /// A UTF8String, checked to be valid UTF-8.
     public mutating func readUTF8String(tag: BERTag = .utf8String) throws(BERError) -> String {
         String(decoding: try readUTF8StringBytes(tag: tag), as: UTF8.self)
     }
@@ -114,6 +121,7 @@ extension BERReader {
         return bytes
     }
 
+    /// An IA5String, checked to be ASCII.
     public mutating func readIA5String(tag: BERTag = .ia5String) throws(BERError) -> String {
         String(decoding: try readIA5StringBytes(tag: tag), as: UTF8.self)
     }
@@ -128,6 +136,7 @@ extension BERReader {
         return bytes
     }
 
+    /// A PrintableString, checked against its character set.
     public mutating func readPrintableString(tag: BERTag = .printableString) throws(BERError) -> String {
         let offset = self.offset
         let bytes = try readStringBytes(tag)
@@ -157,11 +166,13 @@ extension BERReader {
 
     // MARK: Times
 
+    /// A UTCTime, in the forms `ASN1Time` accepts under these rules.
     public mutating func readUTCTime(tag: BERTag = .utcTime) throws(BERError) -> ASN1Time {
         let element = try readElement(tag)
         return try ASN1Time(utcTime: element.contents, rules: rules, offset: element.offset)
     }
 
+    /// A GeneralizedTime, in the forms `ASN1Time` accepts under these rules.
     public mutating func readGeneralizedTime(tag: BERTag = .generalizedTime) throws(BERError) -> ASN1Time {
         let element = try readElement(tag)
         return try ASN1Time(generalizedTime: element.contents, rules: rules, offset: element.offset)

@@ -20,6 +20,7 @@ public struct BERReader: Sendable {
     @usableFromInline var position: Int
     @usableFromInline var limit: Int
     @usableFromInline var currentDepth: Int
+    /// The rules every read checks; readers of inner contents inherit them.
     public let rules: BERRules
     /// Where nested indefinite-length elements end, learnt while scanning an enclosing
     /// one: pairs (identifier offset, contents end), in increasing offset order. When
@@ -31,6 +32,7 @@ public struct BERReader: Sendable {
     /// Depth of the element whose contents this reader walks (0 at the top level).
     @inlinable public var depth: Int { currentDepth }
 
+    /// A reader over `bytes` under `rules`; offsets in errors are indices into `bytes`. `depth` is where nesting starts, for readers of inner contents.
     @inlinable
     public init(_ bytes: ArraySlice<UInt8>, rules: BERRules, depth: Int = 0) {
         self.storage = bytes
@@ -40,6 +42,7 @@ public struct BERReader: Sendable {
         self.currentDepth = depth
     }
 
+    /// A reader over a whole array under `rules`.
     @inlinable
     public init(_ bytes: [UInt8], rules: BERRules) {
         self.init(bytes[...], rules: rules)
@@ -56,6 +59,7 @@ public struct BERReader: Sendable {
 
     /// The bytes not yet read.
     @inlinable public var bytes: ArraySlice<UInt8> { storage[position..<limit] }
+    /// True when every byte has been read.
     @inlinable public var isAtEnd: Bool { position == limit }
     /// Byte offset of the next unread byte.
     @inlinable public var offset: Int { position }
@@ -94,9 +98,13 @@ public struct BERReader: Sendable {
 
     /// An identifier and length, decoded. `length == nil` means indefinite.
     public struct Header: Hashable, Sendable {
+        /// The element's tag.
         public var tag: BERTag
+        /// Contents length; nil for an indefinite length.
         public var length: Int?
+        /// Byte offset of the identifier in the input.
         public var offset: Int
+        /// Identifier plus length octets.
         public var headerLength: Int
 
         @inlinable
@@ -449,6 +457,7 @@ public struct BERReader: Sendable {
         return try withContents(of: extent, body)
     }
 
+    /// Reads a SEQUENCE and hands its contents to `body`, which must consume them all.
     @inlinable
     public mutating func readSequence<T>(_ body: (inout BERReader) throws(BERError) -> T) throws(BERError) -> T {
         try readConstructed(.sequence, body)
@@ -489,6 +498,7 @@ public struct BERReader: Sendable {
 /// its contents and its end, all as indices into the buffer that was parsed. Plain
 /// integers, so walking with extents does no reference counting.
 public struct BERExtent: Hashable, Sendable {
+    /// The element's tag.
     public let tag: BERTag
     /// Byte offset of the identifier octet in the input.
     public let offset: Int
@@ -508,6 +518,7 @@ public struct BERExtent: Hashable, Sendable {
         self.depth = depth
     }
 
+    /// True when the element was written with an indefinite length (an end-of-contents marker follows the contents).
     @inlinable public var isIndefiniteLength: Bool { end != contentsRange.upperBound }
     /// Identifier plus length octets.
     @inlinable public var headerLength: Int { contentsRange.lowerBound - offset }
@@ -518,6 +529,7 @@ public struct BERExtent: Hashable, Sendable {
 /// One element as read: its tag and where it lies. `encodedBytes` and `contents`
 /// are slices of the input (no copy).
 public struct BERElement: Sendable {
+    /// The element's tag.
     public let tag: BERTag
     @usableFromInline let storage: ArraySlice<UInt8>
     /// Byte offset of the identifier octet in the input.
@@ -528,6 +540,7 @@ public struct BERElement: Sendable {
     public let end: Int
     /// 1 for a top-level element, 2 for its children, and so on.
     public let depth: Int
+    /// The rules the element was read under; readers of its contents inherit them.
     public let rules: BERRules
 
     @inlinable
@@ -552,6 +565,7 @@ public struct BERElement: Sendable {
     @inlinable public var encodedBytes: ArraySlice<UInt8> { storage[offset..<end] }
     /// The contents octets (without the end-of-contents marker).
     @inlinable public var contents: ArraySlice<UInt8> { storage[contentsRange] }
+    /// True when the element was written with an indefinite length (an end-of-contents marker follows the contents).
     @inlinable public var isIndefiniteLength: Bool { end != contentsRange.upperBound }
     /// Identifier plus length octets.
     @inlinable public var headerLength: Int { contentsRange.lowerBound - offset }

@@ -1,6 +1,7 @@
 /// Which encoding rules a parser enforces. Each rule that `ber` relaxes is named, so
 /// a reader of the parser sees one check per rule instead of scattered branches.
 public struct BERRules: Hashable, Sendable {
+    /// The family of rules: BER, which real receipts need, or DER, which certificates and signed attributes must follow.
     public enum Mode: String, Hashable, Sendable, CaseIterable {
         /// Basic Encoding Rules, as real receipts need: indefinite lengths (with a
         /// mandatory end-of-contents marker), non-minimal length octets, constructed
@@ -18,7 +19,9 @@ public struct BERRules: Hashable, Sendable {
     /// Length octets beyond this many (after the 0x8n octet) are refused outright.
     public static let maximumLengthOctets = 8
 
+    /// BER or DER; each `allows…` property below follows from it.
     public var mode: Mode
+    /// How deep elements may nest before `nestingTooDeep` is thrown.
     public var maximumDepth: Int
     /// DER requires the elements of a SET OF in ascending order of their encodings.
     /// Real App Store receipts put their certificate SET in chain order (leaf,
@@ -30,6 +33,7 @@ public struct BERRules: Hashable, Sendable {
     /// refuses it). The PKCS#7 container sets it; the receipt payload does not.
     public var requireMinimalIntegers: Bool
 
+    /// Rules of `mode`, with the nesting limit and the two optional strictness checks.
     public init(_ mode: Mode, maximumDepth: Int = BERRules.defaultMaximumDepth, requireSortedSets: Bool = false,
                 requireMinimalIntegers: Bool = false) {
         self.mode = mode
@@ -38,13 +42,21 @@ public struct BERRules: Hashable, Sendable {
         self.requireMinimalIntegers = requireMinimalIntegers
     }
 
+    /// BER with the default depth and no optional checks.
     public static let ber = BERRules(.ber)
+    /// DER with the default depth, SET OF order unchecked.
     public static let der = BERRules(.der)
 
+    /// Indefinite lengths (`0x80` … `00 00`): BER only.
     @inlinable public var allowsIndefiniteLengths: Bool { mode == .ber }
+    /// Length octets longer than needed: BER only.
     @inlinable public var allowsNonMinimalLengths: Bool { mode == .ber }
+    /// Strings in segments (constructed encoding): BER only.
     @inlinable public var allowsConstructedStrings: Bool { mode == .ber }
+    /// A BOOLEAN other than 00 or FF: BER only.
     @inlinable public var allowsNonCanonicalBoolean: Bool { mode == .ber }
+    /// An INTEGER with a redundant leading octet: BER without `requireMinimalIntegers`.
     @inlinable public var allowsNonMinimalIntegers: Bool { mode == .ber && !requireMinimalIntegers }
+    /// A BIT STRING whose unused bits are not zero: BER only.
     @inlinable public var allowsUnusedBitsSet: Bool { mode == .ber }
 }

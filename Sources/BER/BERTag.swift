@@ -1,9 +1,14 @@
 /// An identifier octet(s) decoded: class, tag number and the constructed bit.
 public struct BERTag: Hashable, Sendable, CustomStringConvertible {
+    /// The class of a tag, bits 8-7 of the identifier octet.
     public enum TagClass: UInt8, Sendable, CaseIterable {
+        /// Types X.680 defines (INTEGER, SEQUENCE, …).
         case universal = 0
+        /// Types an application defines once for a whole protocol.
         case application = 1
+        /// `[n]` tags, meaningful inside the enclosing type (CMS and X.509 optional fields).
         case contextSpecific = 2
+        /// Types a private organisation defines.
         case `private` = 3
 
         /// The class in bits 8-7 of an identifier octet.
@@ -18,10 +23,14 @@ public struct BERTag: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The class: universal, application, context-specific or private.
     public var tagClass: TagClass
+    /// The tag number within its class.
     public var number: UInt32
+    /// True when the contents are elements (SEQUENCE, SET, explicit tags, BER string segments).
     public var isConstructed: Bool
 
+    /// A tag of any class and number.
     @inlinable
     public init(_ tagClass: TagClass, _ number: UInt32, constructed: Bool) {
         self.tagClass = tagClass
@@ -41,24 +50,43 @@ public struct BERTag: Hashable, Sendable, CustomStringConvertible {
         BERTag(.contextSpecific, number, constructed: constructed)
     }
 
+    /// The `00 00` marker that ends an indefinite-length element.
     public static let endOfContents = BERTag(.universal, 0, constructed: false)
+    /// BOOLEAN (universal 1).
     public static let boolean = BERTag.universal(1)
+    /// INTEGER (universal 2).
     public static let integer = BERTag.universal(2)
+    /// BIT STRING (universal 3).
     public static let bitString = BERTag.universal(3)
+    /// OCTET STRING (universal 4).
     public static let octetString = BERTag.universal(4)
+    /// NULL (universal 5).
     public static let null = BERTag.universal(5)
+    /// OBJECT IDENTIFIER (universal 6).
     public static let objectIdentifier = BERTag.universal(6)
+    /// ENUMERATED (universal 10).
     public static let enumerated = BERTag.universal(10)
+    /// UTF8String (universal 12).
     public static let utf8String = BERTag.universal(12)
+    /// SEQUENCE and SEQUENCE OF (universal 16, constructed).
     public static let sequence = BERTag.universal(16)
+    /// SET and SET OF (universal 17, constructed).
     public static let set = BERTag.universal(17)
+    /// PrintableString (universal 19).
     public static let printableString = BERTag.universal(19)
+    /// T61String, or TeletexString (universal 20), found in old certificate names.
     public static let t61String = BERTag.universal(20)
+    /// IA5String (universal 22): ASCII.
     public static let ia5String = BERTag.universal(22)
+    /// UTCTime (universal 23).
     public static let utcTime = BERTag.universal(23)
+    /// GeneralizedTime (universal 24).
     public static let generalizedTime = BERTag.universal(24)
+    /// VisibleString (universal 26).
     public static let visibleString = BERTag.universal(26)
+    /// UniversalString (universal 28): UCS-4.
     public static let universalString = BERTag.universal(28)
+    /// BMPString (universal 30): UCS-2.
     public static let bmpString = BERTag.universal(30)
 
     /// The same tag with the constructed bit set or cleared.

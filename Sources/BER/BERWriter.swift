@@ -14,12 +14,14 @@ public struct BERWriter: Sendable {
         case indefinite
     }
 
+    /// The encoding written so far.
     public private(set) var bytes: [UInt8] = []
     /// The form used for constructed elements that do not name one.
     public var constructedLengthForm: LengthForm
     /// The form used for primitive elements that do not name one (never indefinite).
     public var primitiveLengthForm: LengthForm
 
+    /// A writer whose elements use these length forms unless a call names another. Precondition: primitives are not indefinite.
     public init(constructedLengthForm: LengthForm = .minimal, primitiveLengthForm: LengthForm = .minimal) {
         precondition(primitiveLengthForm != .indefinite, "primitive elements cannot have indefinite lengths")
         self.constructedLengthForm = constructedLengthForm
@@ -39,6 +41,7 @@ public struct BERWriter: Sendable {
         bytes.append(contentsOf: encoded)
     }
 
+    /// Appends a primitive element of `tag` around `contents`, with `lengthForm` or the writer's primitive form. Precondition: not indefinite.
     public mutating func appendPrimitive<C: Collection<UInt8>>(_ tag: BERTag, contents: C, lengthForm: LengthForm? = nil) {
         let form = lengthForm ?? primitiveLengthForm
         precondition(form != .indefinite, "primitive elements cannot have indefinite lengths")
@@ -87,10 +90,12 @@ public struct BERWriter: Sendable {
         if form == .indefinite { bytes.append(contentsOf: [0, 0]) }
     }
 
+    /// Appends a SEQUENCE whose contents `body` writes.
     public mutating func appendSequence(lengthForm: LengthForm? = nil, _ body: (inout BERWriter) throws -> Void) rethrows {
         try appendConstructed(.sequence, lengthForm: lengthForm, body)
     }
 
+    /// The order a SET's elements are written in.
     public enum SetOrder: Sendable {
         /// Ascending order of the elements' encodings (DER SET OF, X.690 11.6).
         case sorted
@@ -124,6 +129,7 @@ public struct BERWriter: Sendable {
 
     // MARK: Typed values
 
+    /// An INTEGER in minimal two's complement.
     public mutating func appendInteger(_ value: Int64, tag: BERTag = .integer) {
         // Two's complement, big-endian, without redundant leading octets.
         var count = 8
@@ -144,14 +150,17 @@ public struct BERWriter: Sendable {
         appendPrimitive(tag, contents: contents)
     }
 
+    /// A BOOLEAN, DER's FF or 00.
     public mutating func appendBoolean(_ value: Bool, tag: BERTag = .boolean) {
         appendPrimitive(tag, contents: CollectionOfOne(value ? 0xFF : 0x00))
     }
 
+    /// A NULL (empty contents).
     public mutating func appendNull(tag: BERTag = .null) {
         appendPrimitive(tag, contents: EmptyCollection<UInt8>())
     }
 
+    /// An OBJECT IDENTIFIER.
     public mutating func appendObjectIdentifier(_ oid: OID, tag: BERTag = .objectIdentifier) {
         appendPrimitive(tag, contents: oid.encoded)
     }
@@ -177,10 +186,12 @@ public struct BERWriter: Sendable {
         }
     }
 
+    /// A BIT STRING: the unused-bits octet, then the bytes.
     public mutating func appendBitString(_ value: BitString, tag: BERTag = .bitString) {
         appendPrimitive(tag, contents: [UInt8(value.unusedBits)] + Array(value.bytes))
     }
 
+    /// A UTF8String.
     public mutating func appendUTF8String(_ value: String, tag: BERTag = .utf8String) {
         appendPrimitive(tag, contents: Array(value.utf8))
     }
@@ -197,10 +208,12 @@ public struct BERWriter: Sendable {
         appendPrimitive(tag, contents: Array(value.utf8))
     }
 
+    /// A UTCTime (`YYMMDDhhmmssZ`). Precondition: the year is 1950-2049.
     public mutating func appendUTCTime(_ time: ASN1Time, tag: BERTag = .utcTime) {
         appendPrimitive(tag, contents: time.utcTimeBytes)
     }
 
+    /// A GeneralizedTime (`YYYYMMDDhhmmss[.f]Z`).
     public mutating func appendGeneralizedTime(_ time: ASN1Time, tag: BERTag = .generalizedTime) {
         appendPrimitive(tag, contents: time.generalizedTimeBytes)
     }

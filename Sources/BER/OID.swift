@@ -87,26 +87,47 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
 
 extension OID {
     // The identifiers receipts are made of.
+    /// PKCS #7 `data`: the content type of a receipt's payload.
     public static let pkcs7Data: OID = "1.2.840.113549.1.7.1"
+    /// PKCS #7 `signedData`: the content type of the receipt container.
     public static let pkcs7SignedData: OID = "1.2.840.113549.1.7.2"
+    /// An RSA public key (PKCS #1), in a certificate's key info.
     public static let rsaEncryption: OID = "1.2.840.113549.1.1.1"
+    /// RSA PKCS #1 v1.5 over SHA-1: older receipts' signature.
     public static let sha1WithRSAEncryption: OID = "1.2.840.113549.1.1.5"
+    /// RSA PKCS #1 v1.5 over SHA-256: current receipts' and certificates' signature.
     public static let sha256WithRSAEncryption: OID = "1.2.840.113549.1.1.11"
+    /// MD5, which verifiers must refuse; a forge case signs with it to test that they do.
     public static let md5: OID = "1.2.840.113549.2.5"
+    /// SHA-1.
     public static let sha1: OID = "1.3.14.3.2.26"
+    /// SHA-256.
     public static let sha256: OID = "2.16.840.1.101.3.4.2.1"
+    /// SHA-384.
     public static let sha384: OID = "2.16.840.1.101.3.4.2.2"
+    /// SHA-512.
     public static let sha512: OID = "2.16.840.1.101.3.4.2.3"
+    /// The `contentType` signed attribute (RFC 5652 11.1).
     public static let contentType: OID = "1.2.840.113549.1.9.3"
+    /// The `messageDigest` signed attribute (RFC 5652 11.2).
     public static let messageDigest: OID = "1.2.840.113549.1.9.4"
+    /// The `signingTime` signed attribute (RFC 5652 11.3).
     public static let signingTime: OID = "1.2.840.113549.1.9.5"
+    /// The CN attribute of a distinguished name.
     public static let commonName: OID = "2.5.4.3"
+    /// The C attribute of a distinguished name.
     public static let countryName: OID = "2.5.4.6"
+    /// The O attribute of a distinguished name.
     public static let organizationName: OID = "2.5.4.10"
+    /// The OU attribute of a distinguished name.
     public static let organizationalUnitName: OID = "2.5.4.11"
+    /// The subject key identifier extension (RFC 5280 4.2.1.2).
     public static let subjectKeyIdentifier: OID = "2.5.29.14"
+    /// The key usage extension (RFC 5280 4.2.1.3).
     public static let keyUsage: OID = "2.5.29.15"
+    /// The basic constraints extension (RFC 5280 4.2.1.9).
     public static let basicConstraints: OID = "2.5.29.19"
+    /// The authority key identifier extension (RFC 5280 4.2.1.1).
     public static let authorityKeyIdentifier: OID = "2.5.29.35"
     /// Marker extension of Apple's "Worldwide Developer Relations" intermediate CA.
     public static let appleWWDRIntermediateMarker: OID = "1.2.840.113635.100.6.2.1"

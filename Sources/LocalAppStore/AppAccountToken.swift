@@ -1,9 +1,12 @@
 /// An app account token: a UUID the app attaches to a purchase, kept as 16 bytes so a
 /// transaction needs no allocation for it; written in lowercase 8-4-4-4-12 form.
 public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The UUID's first 8 bytes, big-endian.
     public let high: UInt64
+    /// The UUID's last 8 bytes, big-endian.
     public let low: UInt64
 
+    /// A token from its two halves, kept as given.
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
@@ -37,6 +40,7 @@ public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConverti
         self.low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
     }
 
+    /// The lowercase 8-4-4-4-12 form.
     public var description: String {
         let hex = Array((hex16(high) + hex16(low)).utf8)
         var text = ""
@@ -52,6 +56,7 @@ public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConverti
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    /// Decodes a UUID string; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let token = AppAccountToken(text) else {
@@ -60,6 +65,7 @@ public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConverti
         self = token
     }
 
+    /// Encodes the lowercase 8-4-4-4-12 form.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -22,6 +22,7 @@ public final class LocalAppStore: @unchecked Sendable {
     private var state: StoreState
     /// The default state, kept (copy-on-write) so a reset does not rebuild it.
     private let initial: StoreState
+    /// Where the store takes the passing of time from; nil: the clock moves only when an action says so.
     public let clock: (any StoreClockSource)?
     /// The source's reading the store's clock last caught up with.
     private var lastReading: StoreInstant
@@ -30,6 +31,7 @@ public final class LocalAppStore: @unchecked Sendable {
     /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
     private var fed: [FedEvent]?
 
+    /// A store in its default state for `configuration` (its default population of customers and history).
     public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
         initial = StoreState(configuration)
         state = initial
@@ -37,6 +39,7 @@ public final class LocalAppStore: @unchecked Sendable {
         lastReading = clock?.currentInstant() ?? 0
     }
 
+    /// A store starting from `state`; a reset returns to `state.configuration`'s default state.
     public init(state: StoreState, clock: (any StoreClockSource)? = nil) {
         initial = StoreState(state.configuration)
         self.state = state
@@ -91,6 +94,7 @@ public final class LocalAppStore: @unchecked Sendable {
         return taken
     }
 
+    /// What the store was created with.
     public var configuration: StoreConfiguration { initial.configuration }
 
     /// Runs `body` on the state with the lock held. Each action validates before it

@@ -3,11 +3,16 @@ public typealias StoreInstant = Int64
 
 /// Durations the store's rules are written in, in milliseconds.
 public enum StoreDuration {
+    /// One second.
     public static let second: Int64 = 1_000
+    /// One minute.
     public static let minute: Int64 = 60_000
+    /// One hour.
     public static let hour: Int64 = 3_600_000
+    /// One day.
     public static let day: Int64 = 86_400_000
 
+    /// `count` days.
     public static func days(_ count: Int) -> Int64 { Int64(count) * day }
 }
 
@@ -27,11 +32,15 @@ public protocol StoreClockSource: Sendable {
 /// caller's (`wallClock`), so tests can drive it. Rounded down from `wallStart` each
 /// time, so the steps between readings add up to the scaled time with no drift.
 public struct ScaledClockSource: StoreClockSource {
+    /// The store instant at the first reading.
     public let start: StoreInstant
+    /// The wall-clock reading taken at creation.
     public let wallStart: Int64
+    /// How many store milliseconds pass per wall-clock millisecond.
     public let rate: Double
     private let wallClock: @Sendable () -> Int64
 
+    /// A source starting at `start`, reading `wallClock` once now as its origin.
     public init(start: StoreInstant, rate: Double, wallClock: @escaping @Sendable () -> Int64) {
         self.start = start
         self.rate = rate
@@ -39,6 +48,7 @@ public struct ScaledClockSource: StoreClockSource {
         wallStart = wallClock()
     }
 
+    /// `start` plus the wall-clock time since creation times `rate`, rounded down.
     public func currentInstant() -> StoreInstant {
         start + Int64((Double(max(0, wallClock() - wallStart)) * rate).rounded(.down))
     }

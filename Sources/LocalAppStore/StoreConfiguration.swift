@@ -11,9 +11,13 @@ import StoreKit2Forge
 /// share no account, transaction or id, a client picks one by its base URL, and a test
 /// that refunds in sandbox must not see production change.
 public struct StoreConfiguration: Sendable, Hashable {
+    /// The app: bundle id, version, and its products.
     public var app: AppDescription
+    /// The app's Apple ID, which Production payloads carry.
     public var appAppleId: Int64
+    /// Production or sandbox.
     public var environment: AppEnvironment
+    /// The seed every id and offset is drawn from: the same configuration gives the same store.
     public var seed: UInt64
     /// The clock's first reading: by default the receipt forge's creation date (a receipt
     /// minted "now" and the store agree), `ForgeSettings.creationDate` in milliseconds.
@@ -21,8 +25,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Customers of the default population (0: an empty store).
     public var customers: Int
 
+    /// 20.
     public static let defaultCustomers = 20
 
+    /// A configuration; the environment defaults to the app's, the start to the receipt forge's default creation date.
     public init(app: AppDescription = .example, appAppleId: Int64 = JWSForge.defaultAppAppleId,
                 environment: AppEnvironment? = nil, seed: UInt64 = ForgeSettings.defaultSeed,
                 start: StoreInstant? = nil, customers: Int = StoreConfiguration.defaultCustomers) {

@@ -2,19 +2,31 @@
 /// Server Notifications (issue 26) are made from. Each names the store instant and the
 /// ids involved; a family member's copy gets an event of its own.
 public struct StoreEvent: Sendable, Hashable, Encodable {
+    /// What happened, with the details its notification needs.
     public enum Kind: Sendable, Hashable {
         /// A purchase: a first subscription, a resubscription in the same group, or a one-time purchase.
         case purchased(resubscribe: Bool)
+        /// A subscription renewed; `billingRecovery` when it renewed after a failed charge.
         case renewed(billingRecovery: Bool)
+        /// A renewal charge failed, into a billing grace period or straight into billing retry.
         case failedToRenew(gracePeriod: Bool)
+        /// The billing grace period ended without a successful charge.
         case gracePeriodExpired
+        /// A subscription expired, for this reason.
         case expired(ExpirationIntent)
+        /// The customer turned auto-renew on or off.
         case autoRenewChanged(enabled: Bool)
+        /// The customer changed the product the subscription renews to.
         case renewalPreferenceChanged(RenewalChange)
+        /// The App Store refunded a transaction, for this reason.
         case refunded(RevocationReason)
+        /// The App Store declined a refund the customer asked for.
         case refundDeclined
+        /// The App Store reversed a refund it had granted.
         case refundReversed
+        /// The customer asked for a refund of a consumable; the App Store asks the developer for consumption information.
         case consumptionRequested(ConsumptionRequestReason)
+        /// A subscription's renewal date was extended by `days` (by a single or a mass extension).
         case renewalExtended(days: Int, requestIdentifier: String)
         /// A mass extension finished: how many subscriptions it extended and how many it could not.
         case renewalExtensionSummary(requestIdentifier: String, succeeded: Int, failed: Int)
@@ -22,8 +34,10 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
         case renewalExtensionFailed(requestIdentifier: String)
         /// The customer lost access without a refund (Family Sharing stopped, or Apple revoked it).
         case revoked
+        /// A price increase was announced or the customer answered it.
         case priceIncrease(PriceIncreaseStatus)
 
+        /// The kind's name in the state's JSON and the event log (`purchased`, `renewed`, …).
         public var name: String {
             switch self {
             case .purchased: return "purchased"
@@ -62,11 +76,17 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
 
     /// 1, 2, 3 …: the event's place in the store's history.
     public let sequence: Int
+    /// When it happened, in store time.
     public let date: StoreInstant
+    /// What happened.
     public let kind: Kind
+    /// The customer it happened to.
     public let customerId: String
+    /// The product involved, if any.
     public let productId: String?
+    /// The transaction involved, if any.
     public let transactionId: String?
+    /// The original transaction (the subscription) involved, if any.
     public let originalTransactionId: String?
     /// What the event is about, taken when it was recorded (not encoded: the state's JSON
     /// lists what happened; notifications carry the payloads).
@@ -78,6 +98,7 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
         case consumptionRequestReason, extendByDays, requestIdentifier, succeededCount, failedCount, priceIncreaseStatus
     }
 
+    /// Encodes the event as the state's JSON lists it: its type and the fields of its kind.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sequence, forKey: .sequence)

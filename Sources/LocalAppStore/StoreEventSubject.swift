@@ -11,6 +11,7 @@ public struct StoreEventSubject: Sendable, Hashable {
     /// The renewal info of the subscription the transaction belongs to, as Get All
     /// Subscription Statuses lists it; nil for other products.
     public var renewalInfo: JWSRenewalInfoDecodedPayload? { storage.renewalInfo }
+    /// The subscription's status; nil for other products.
     public var status: SubscriptionStatus? { storage.status }
     /// The mass extension a `renewalExtensionSummary` event reports.
     public var massExtension: MassExtension? { storage.massExtension }

@@ -3,6 +3,7 @@ import AppInput
 /// A product as the store sells it: the app description's `Product`, its price in
 /// milli-units of the storefront's currency, and its place in its subscription group.
 public struct StoreProduct: Sendable, Hashable {
+    /// The product as the app describes it: id, kind, period, offers.
     public let product: Product
     /// Milli-units (`price` of a transaction): 4990 is 4.99.
     public let price: Int64
@@ -11,7 +12,9 @@ public struct StoreProduct: Sendable, Hashable {
     /// The level of service within the group: 1 is the highest, as Xcode's `groupNumber`.
     public let level: Int
 
+    /// The product id.
     public var id: String { product.id }
+    /// Consumable, non-consumable, non-renewing or auto-renewable subscription.
     public var kind: Product.Kind { product.kind }
 
     /// One period, in milliseconds (auto-renewable subscriptions; a month when the

@@ -4,13 +4,17 @@ import StoreKit2
 /// The filters of Get Transaction History (all optional; values of one filter OR'd,
 /// filters AND'd), its sort and the revision of the page to continue from.
 public struct HistoryQuery: Sendable, Hashable {
+    /// The order of purchase dates.
     public enum Sort: String, Sendable, Hashable, CaseIterable {
+        /// Oldest first.
         case ascending = "ASCENDING"
+        /// Newest first.
         case descending = "DESCENDING"
     }
 
     /// v1 leaves out finished consumables that are not refunded; v2 has everything.
     public enum Version: Sendable, Hashable {
+        /// Get Transaction History v1 or v2.
         case v1, v2
     }
 
@@ -18,17 +22,24 @@ public struct HistoryQuery: Sendable, Hashable {
     public var startDate: StoreInstant?
     /// Purchase dates before it.
     public var endDate: StoreInstant?
+    /// Only these products (any, when empty).
     public var productIds: [String]
+    /// Only these product types (any, when empty).
     public var productTypes: [Product.Kind]
+    /// Only these subscription groups (any, when empty).
     public var subscriptionGroupIdentifiers: [String]
+    /// Only purchased, or only family-shared, transactions; nil for both.
     public var inAppOwnershipType: OwnershipType?
     /// true: only revoked (refunded) transactions; false: only the others.
     public var revoked: Bool?
+    /// The order of purchase dates.
     public var sort: Sort
     /// The previous page's `revision`; nil for the first page.
     public var revision: String?
+    /// v1 or v2 of the endpoint.
     public var version: Version
 
+    /// A query; with no arguments, every transaction, oldest first, from the first page, v2.
     public init(startDate: StoreInstant? = nil, endDate: StoreInstant? = nil, productIds: [String] = [],
                 productTypes: [Product.Kind] = [], subscriptionGroupIdentifiers: [String] = [],
                 inAppOwnershipType: OwnershipType? = nil, revoked: Bool? = nil, sort: Sort = .ascending,
@@ -48,16 +59,20 @@ public struct HistoryQuery: Sendable, Hashable {
 
 /// A page of signed-to-be transactions and where the next page starts.
 public struct TransactionPage: Sendable, Hashable {
+    /// The transactions of this page, in the query's order.
     public var transactions: [JWSTransactionDecodedPayload]
     /// Opaque; names the last transaction of this page, so the next page starts after it
     /// however many transactions arrive meanwhile.
     public var revision: String
+    /// True when another page follows.
     public var hasMore: Bool
 }
 
 /// Look Up Order ID's answer: `status` 0 with the order's transactions, or 1 (invalid).
 public struct OrderLookup: Sendable, Hashable {
+    /// 0: the order exists; 1: it does not.
     public var status: Int
+    /// The order's transactions; empty when `status` is 1.
     public var transactions: [JWSTransactionDecodedPayload]
 }
 

@@ -4,6 +4,7 @@ import StoreKit2
 /// ids as strings as Apple writes them, dates in milliseconds, keys sorted, written by
 /// the project's one StoreKit 2 JSON writer, so the same state is the same bytes.
 extension StoreState: Encodable {
+    /// The `version` of the state document this store writes.
     public static let stateFormatVersion = 1
 
     /// The state document.
@@ -14,6 +15,7 @@ extension StoreState: Encodable {
         case products, customers, transactions, subscriptions, massExtensions, events
     }
 
+    /// Encodes the state document (`Schemas/store-state.schema.json`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.stateFormatVersion, forKey: .version)

@@ -134,15 +134,21 @@ extension StoreState {
 
 /// One entry of `lastTransactions` in Get All Subscription Statuses.
 public struct LastTransactionStatus: Sendable, Hashable {
+    /// The subscription's status.
     public var status: SubscriptionStatus
+    /// The subscription's original transaction id.
     public var originalTransactionId: String
+    /// Its latest transaction, to be signed.
     public var transaction: JWSTransactionDecodedPayload
+    /// Its renewal info, to be signed.
     public var renewalInfo: JWSRenewalInfoDecodedPayload
 }
 
 /// One subscription group of Get All Subscription Statuses.
 public struct SubscriptionGroupStatus: Sendable, Hashable {
+    /// The group's identifier.
     public var subscriptionGroupIdentifier: String
+    /// One entry per subscription of the customer in the group.
     public var lastTransactions: [LastTransactionStatus]
 }
 

@@ -42,6 +42,7 @@ extension StoreState {
         var step: Step
     }
 
+    /// The id of the default population's customer `number` (from 0): `customer-000001`, ….
     public static func customerId(_ number: Int) -> String {
         let digits = String(number + 1)
         return "customer-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits

@@ -5,8 +5,11 @@ public enum StoreOffer: Sendable, Hashable {
     /// The product's introductory offer (free trial, pay as you go, pay up front): once per
     /// customer and subscription group.
     case introductory
+    /// A promotional offer, by its id, paid as `discount` says.
     case promotional(id: String, discount: OfferDiscountType)
+    /// An offer code, by its offer id, paid as `discount` says.
     case offerCode(id: String, discount: OfferDiscountType)
+    /// A win-back offer, by its id, paid as `discount` says.
     case winBack(id: String, discount: OfferDiscountType)
 }
 

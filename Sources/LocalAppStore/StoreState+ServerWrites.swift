@@ -3,6 +3,7 @@ extension StoreState {
     public static let maximumExtensionDays = 90
     /// Extensions a subscription may receive within 365 days.
     public static let extensionsPerYear = 2
+    /// The longest renewal-extension request identifier, in UTF-8 bytes.
     public static let maximumRequestIdentifierLength = 128
 
     /// Set App Account Token: every transaction of the purchase `originalTransactionId`

@@ -108,6 +108,7 @@ extension StoreState {
         try setAutoRenew(originalTransactionId, false)
     }
 
+    /// Turns auto-renew on: the subscription renews at the end of its period again.
     @discardableResult
     public mutating func enableAutoRenew(originalTransactionId: String) throws(StoreError) -> StoreActionResult {
         try setAutoRenew(originalTransactionId, true)

@@ -12,15 +12,21 @@ import ForgeSupport
 /// The same configuration and the same actions give the same state, byte for byte
 /// (`stateJSON()`).
 public struct StoreState: Sendable {
+    /// What the store was created with: the app, environment, start time, seed.
     public let configuration: StoreConfiguration
     /// The store clock (milliseconds since 1970).
     public internal(set) var now: StoreInstant
+    /// The app's products, in the order of its catalogue.
     public let products: [StoreProduct]
     /// Subscription group identifiers; `StoreProduct.group` indexes this.
     public let groups: [String]
+    /// Every customer, in the order they were added.
     public internal(set) var customers: [StoreCustomer] = []
+    /// Every transaction, in the order it was made.
     public internal(set) var transactions: [StoreTransaction] = []
+    /// Every subscription (one per original transaction id).
     public internal(set) var subscriptions: [StoreSubscription] = []
+    /// Every mass renewal-date extension, in the order requested.
     public internal(set) var massExtensions: [MassExtension] = []
     /// What happened since the store was created or reset (the default population's
     /// history is state, not events), oldest first.
@@ -95,6 +101,7 @@ public struct StoreState: Sendable {
     static let orderMultiplier: UInt64 = 2_305_843_009_213_693
     static let orderAlphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
+    /// The 10-character order id (Look Up Order ID) of order `number`: scrambled with the seed, so ids look random but map back to their number.
     public func orderIdText(_ number: UInt64) -> String {
         let modulus = Self.orderModulus
         var value = (Self.multiply(Self.orderMultiplier, number % modulus) + configuration.seed % modulus) % modulus
@@ -264,13 +271,22 @@ public struct StoreState: Sendable {
 /// A renewal-date extension for all active subscribers of a product (Extend
 /// Subscription Renewal Dates for All Active Subscribers), done at once.
 public struct MassExtension: Sendable, Hashable, Codable {
+    /// The developer's identifier of the request.
     public var requestIdentifier: String
+    /// The auto-renewable subscription extended.
     public var productId: String
+    /// How many days each subscription was extended by.
     public var extendByDays: Int
+    /// Why, as Apple's code.
     public var extendReasonCode: ExtendReasonCode
+    /// The storefronts covered; nil for every storefront.
     public var storefrontCountryCodes: [String]?
+    /// True once every subscription was tried (here at once).
     public var complete: Bool
+    /// When it completed.
     public var completeDate: StoreInstant
+    /// How many subscriptions were extended.
     public var succeededCount: Int
+    /// How many could not be.
     public var failedCount: Int
 }

@@ -37,6 +37,7 @@ public struct StoreTimeRate: Sendable, Hashable, CustomStringConvertible {
         ("oneRenewalEveryTwoSeconds", month / 2),
     ]
 
+    /// A rate of `factor` store milliseconds per wall-clock millisecond; precondition: above 0 and at most `maximumFactor`.
     public init(factor: Double) {
         precondition(factor > 0 && factor <= Self.maximumFactor, "a time rate between 0 and \(Self.maximumFactor)")
         self.factor = factor
@@ -56,6 +57,7 @@ public struct StoreTimeRate: Sendable, Hashable, CustomStringConvertible {
         name = nil
     }
 
+    /// The rate's name when it has one, else its factor.
     public var description: String { name ?? "\(factor)" }
 
     /// The accepted spellings, for help and errors.

@@ -1,11 +1,14 @@
 /// An offer a transaction was bought or renewed with (`offerType`, `offerIdentifier`,
 /// `offerDiscountType`).
 public struct TransactionOffer: Sendable, Hashable, Codable {
+    /// Introductory, promotional, offer code or win-back.
     public var type: OfferType
     /// The promotional offer, offer code or win-back offer id; nil for introductory offers.
     public var identifier: String?
+    /// How the customer pays for the offer.
     public var discountType: OfferDiscountType
 
+    /// An offer from its fields.
     public init(type: OfferType, identifier: String? = nil, discountType: OfferDiscountType) {
         self.type = type
         self.identifier = identifier
@@ -15,15 +18,20 @@ public struct TransactionOffer: Sendable, Hashable, Codable {
 
 /// What the developer's server sent with Send Consumption Information (v2).
 public struct ConsumptionInformation: Sendable, Hashable, Codable {
+    /// The customer consented to share the information (Apple ignores it otherwise).
     public var customerConsented: Bool
+    /// The customer got sample content before buying.
     public var sampleContentProvided: Bool
+    /// Whether the purchase was delivered and works.
     public var deliveryStatus: DeliveryStatus
     /// Milli-units of a percent: 0 to 100 000.
     public var consumptionPercentage: Int?
+    /// What the developer would like: grant or decline the refund.
     public var refundPreference: RefundPreference?
     /// When the store received it.
     public var receivedDate: StoreInstant
 
+    /// Consumption information from its fields.
     public init(customerConsented: Bool, sampleContentProvided: Bool, deliveryStatus: DeliveryStatus,
                 consumptionPercentage: Int? = nil, refundPreference: RefundPreference? = nil, receivedDate: StoreInstant = 0) {
         self.customerConsented = customerConsented
@@ -37,7 +45,9 @@ public struct ConsumptionInformation: Sendable, Hashable, Codable {
 
 /// A refund the customer asked for and the App Store has not decided yet.
 public struct RefundRequest: Sendable, Hashable, Codable {
+    /// Why the customer asked for the refund.
     public var reason: ConsumptionRequestReason
+    /// When the customer asked.
     public var requestDate: StoreInstant
 }
 
@@ -46,39 +56,60 @@ public struct RefundRequest: Sendable, Hashable, Codable {
 /// indices into the store's tables, so a transaction holds no allocation of its own
 /// in the common case.
 public struct StoreTransaction: Sendable, Hashable {
+    /// The transaction's identifier.
     public internal(set) var transactionId: UInt64
+    /// The first transaction of a renewal chain or restore; its own id for a first purchase.
     public internal(set) var originalTransactionId: UInt64
     /// 0 for anything but auto-renewable subscriptions.
     public internal(set) var webOrderLineItemId: UInt64
     /// The order (Look Up Order ID); 0 for a family member's copy, which nobody ordered.
     public internal(set) var orderId: UInt64
+    /// The customer, an index into `StoreState.customers`.
     public internal(set) var customer: Int32
+    /// The product, an index into the store's products.
     public internal(set) var product: Int32
+    /// When the App Store charged (for a renewal, when the period started).
     public internal(set) var purchaseDate: StoreInstant
+    /// When the original transaction was bought.
     public internal(set) var originalPurchaseDate: StoreInstant
+    /// When the subscription period ends; nil for anything but subscriptions.
     public internal(set) var expiresDate: StoreInstant?
+    /// How many were bought.
     public internal(set) var quantity: Int32
+    /// Purchased, or family shared.
     public internal(set) var ownership: OwnershipType
+    /// A purchase or a renewal.
     public internal(set) var reason: TransactionReason
+    /// The offer the transaction was bought or renewed with, if any.
     public internal(set) var offer: TransactionOffer?
+    /// The price, in milli-units of the storefront's currency.
     public internal(set) var price: Int64
+    /// The UUID the app attached to the purchase, if any.
     public internal(set) var appAccountToken: AppAccountToken?
+    /// When the App Store refunded or revoked the transaction.
     public internal(set) var revocationDate: StoreInstant?
+    /// Why the App Store refunded or revoked it.
     public internal(set) var revocationReason: RevocationReason?
+    /// True when the customer upgraded to another subscription of the group after this one.
     public internal(set) var isUpgraded: Bool
     /// Finish Transaction was called (or the app finished it).
     public internal(set) var finished: Bool
     /// For a family member's copy: the purchaser's transaction.
     public internal(set) var sharedFrom: UInt64?
+    /// The refund the customer asked for and the App Store has not decided yet.
     public internal(set) var refundRequest: RefundRequest?
+    /// What the developer's server sent with Send Consumption Information.
     public internal(set) var consumption: ConsumptionInformation?
 
+    /// True when the transaction was refunded or revoked.
     public var isRevoked: Bool { revocationDate != nil }
 }
 
 /// A customer: one Apple account using the app.
 public struct StoreCustomer: Sendable, Hashable {
+    /// The customer's id, unique in the store.
     public let id: String
+    /// The storefront the customer buys in.
     public let storefront: Storefront
     /// The app transaction's id (`appTransactionId`).
     public let appTransactionId: UInt64
@@ -91,9 +122,13 @@ public struct StoreCustomer: Sendable, Hashable {
 /// A customer's subscription in one group (one per original transaction id): what
 /// renewal info and Get All Subscription Statuses report.
 public struct StoreSubscription: Sendable, Hashable {
+    /// The original transaction id: the subscription's key.
     public internal(set) var originalTransactionId: UInt64
+    /// The customer, an index into `StoreState.customers`.
     public internal(set) var customer: Int32
+    /// The subscription group, an index into the store's groups.
     public internal(set) var group: Int32
+    /// Purchased, or family shared.
     public internal(set) var ownership: OwnershipType
     /// For a family member's copy: the purchaser's subscription (its index).
     public internal(set) var sharedFrom: Int32?
@@ -104,17 +139,23 @@ public struct StoreSubscription: Sendable, Hashable {
     /// The product the next renewal is for (`autoRenewProductId`): another one when a
     /// downgrade or crossgrade is pending.
     public internal(set) var autoRenewProduct: Int32
+    /// True while the subscription renews at the end of the period.
     public internal(set) var autoRenewStatus: Bool
+    /// Active, expired, in billing retry, in grace period or revoked.
     public internal(set) var status: SubscriptionStatus
     /// The latest transaction (index into `StoreState.transactions`).
     public internal(set) var latestTransaction: Int32
     /// The end of the current period, renewal extensions included.
     public internal(set) var expiresDate: StoreInstant
+    /// The start of the latest run of renewals without a gap of more than 60 days.
     public internal(set) var recentSubscriptionStartDate: StoreInstant
+    /// When the billing grace period ends, while in it.
     public internal(set) var gracePeriodExpiresDate: StoreInstant?
     /// The end of the billing retry period (60 days after the failed renewal).
     public internal(set) var billingRetryEndDate: StoreInstant?
+    /// Why the subscription expired, once it has.
     public internal(set) var expirationIntent: ExpirationIntent?
+    /// Whether the customer answered a price increase.
     public internal(set) var priceIncreaseStatus: PriceIncreaseStatus?
     /// The price of the next renewal (milli-units).
     public internal(set) var renewalPrice: Int64
@@ -122,6 +163,7 @@ public struct StoreSubscription: Sendable, Hashable {
     public internal(set) var pendingBillingFailure: BillingFailure?
     /// The offer the remaining offer periods are renewed with, and how many remain.
     public internal(set) var renewalOffer: TransactionOffer?
+    /// How many offer periods remain at `renewalOffer`.
     public internal(set) var offerPeriodsLeft: Int32
     /// When the renewal date was extended (at most two within 365 days).
     public internal(set) var extensionDates: [StoreInstant]
@@ -130,7 +172,9 @@ public struct StoreSubscription: Sendable, Hashable {
 
     /// A renewal that fails: with a billing grace period first, or straight into billing retry.
     public enum BillingFailure: String, Sendable, Hashable, Codable {
+        /// The renewal fails into billing retry, with no grace period.
         case billingRetry
+        /// The renewal fails into a billing grace period first, then billing retry.
         case gracePeriod
     }
 }

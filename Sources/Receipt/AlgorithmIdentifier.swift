@@ -5,6 +5,7 @@ import BER
 /// carry it. The parameters are kept as received, so a reader can tell NULL from
 /// absent and refuse anything else.
 public struct AlgorithmIdentifier: Hashable, Sendable {
+    /// The algorithm's identifier.
     public var oid: OID
     /// The raw parameters element, tag and length included (usually NULL, `05 00`),
     /// or nil when absent.
@@ -44,6 +45,7 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
     public var hasAbsentOrNullParameters: Bool { parameters == nil || hasNullParameters }
 }
 
+/// Reading `AlgorithmIdentifier`s through the one checked cursor.
 extension BERReader {
     /// Reads an `AlgorithmIdentifier` SEQUENCE.
     public mutating func readAlgorithmIdentifier() throws(BERError) -> AlgorithmIdentifier {
@@ -51,6 +53,7 @@ extension BERReader {
     }
 }
 
+/// Writing `AlgorithmIdentifier`s.
 extension BERWriter {
     /// Appends `identifier`: its OID, then its parameters as they are.
     public mutating func appendAlgorithmIdentifier(_ identifier: AlgorithmIdentifier) {

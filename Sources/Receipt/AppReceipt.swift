@@ -8,30 +8,45 @@ import BER
 /// attribute 2. The typed properties read and write those attributes; setting one to
 /// nil removes it. See RECEIPT-FORMAT.md for what each type means.
 public struct AppReceipt: ReceiptAttributeSet {
+    /// Every attribute of the payload, in the order received (or to be written); the typed properties read and write these.
     public var attributes: [ReceiptAttribute]
 
+    /// A receipt made of `attributes`, kept as given.
     public init(attributes: [ReceiptAttribute] = []) {
         self.attributes = attributes
     }
 
     /// Attribute type numbers (undocumented ones named after what they hold).
     public enum Field {
+        /// 0: the environment the receipt was issued in.
         public static let environment: Int64 = 0
+        /// 1: the app's App Store item identifier (0 in sandbox).
         public static let appItemID: Int64 = 1
+        /// 2: the bundle identifier; its raw DER value feeds the device hash.
         public static let bundleIdentifier: Int64 = 2
+        /// 3: the app version (`CFBundleVersion` on iOS, `CFBundleShortVersionString` on macOS).
         public static let appVersion: Int64 = 3
+        /// 4: the opaque value, raw bytes that feed the device hash.
         public static let opaqueValue: Int64 = 4
+        /// 5: the SHA-1 device hash, raw bytes.
         public static let sha1Hash: Int64 = 5
         /// An undocumented date, empty in sandbox receipts.
         public static let undocumentedDate8: Int64 = 8
+        /// 10: the app's age rating, an IA5String.
         public static let ageRating: Int64 = 10
+        /// 12: when the receipt was created.
         public static let creationDate: Int64 = 12
+        /// 17: one in-app purchase record; the attribute repeats, one per purchase.
         public static let inAppPurchase: Int64 = 17
+        /// 18: when the app was first bought.
         public static let originalPurchaseDate: Int64 = 18
+        /// 19: the version of the app first bought.
         public static let originalApplicationVersion: Int64 = 19
+        /// 21: when the receipt expires (Volume Purchase Program receipts only).
         public static let expirationDate: Int64 = 21
     }
 
+    /// What each known attribute type's value holds, checked when a payload is decoded.
     public static let knownValueKinds: [Int64: AttributeValueKind] = [
         Field.environment: .utf8String, Field.appItemID: .integer, Field.bundleIdentifier: .utf8String,
         Field.appVersion: .utf8String, Field.opaqueValue: .raw, Field.sha1Hash: .raw,
@@ -39,6 +54,7 @@ public struct AppReceipt: ReceiptAttributeSet {
         Field.inAppPurchase: .inAppPurchase, Field.originalPurchaseDate: .date,
         Field.originalApplicationVersion: .utf8String, Field.expirationDate: .date,
     ]
+    /// `knownValueKinds` as the decoder looks it up, built once.
     public static let valueKindTable = AttributeValueKindTable(knownValueKinds)
 
     /// Attribute 0: `Production`, `ProductionSandbox`, `Xcode` (`ProductionVPP` reported).

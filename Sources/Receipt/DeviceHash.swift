@@ -4,11 +4,15 @@ import Crypto
 /// `identifierForVendor` (iOS, iPadOS, tvOS) or the 6-byte MAC address of the primary
 /// built-in network interface (macOS).
 public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// Which of the two identifiers the bytes are.
     public enum Kind: String, Sendable {
+        /// A 16-byte `identifierForVendor` (iOS, iPadOS, tvOS).
         case uuid
+        /// A 6-byte MAC address (macOS).
         case macAddress
     }
 
+    /// The identifier's bytes as they enter the device hash: 16 or 6.
     public let bytes: [UInt8]
 
     /// 16 bytes (a UUID) or 6 bytes (a MAC address); nil for any other length.
@@ -46,6 +50,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         self = device
     }
 
+    /// A UUID for 16 bytes, a MAC address for 6.
     public var kind: Kind { bytes.count == 16 ? .uuid : .macAddress }
 
     /// Lowercase hex, no separators.
@@ -72,6 +77,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The identifier as a person writes it: a UUID with dashes or a MAC address with colons.
     public var description: String { formatted }
 }
 

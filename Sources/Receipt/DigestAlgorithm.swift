@@ -10,10 +10,15 @@ import Foundation
 /// The rest exist so that the forge can sign the cases that prove it (MD5 and
 /// SHA-512 receipts, correctly signed and still refused).
 public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
+    /// MD5: never acceptable; a forge case signs with it to prove validators refuse it.
     case md5
+    /// SHA-1: older receipts sign with it.
     case sha1
+    /// SHA-256: current receipts sign with it.
     case sha256
+    /// SHA-384: not used by receipts.
     case sha384
+    /// SHA-512: not used by receipts; a forge case signs with it to prove validators refuse it.
     case sha512
 
     /// The algorithm `oid` identifies, or nil for any other OID.

@@ -12,18 +12,24 @@ public enum SignerIdentifier: Hashable, Sendable {
 
 /// One `SignerInfo` (RFC 5652 5.3), with the raw bytes a verifier needs.
 public struct SignerInfo: Hashable, Sendable {
+    /// The SignerInfo version: 1 with an issuer and serial number, 3 with a subject key identifier.
     public var version: Int64
+    /// Which certificate signed.
     public var signerIdentifier: SignerIdentifier
+    /// The digest of the payload (or of the signed attributes) that was signed.
     public var digestAlgorithm: AlgorithmIdentifier
     /// The `[0] IMPLICIT SET OF Attribute` exactly as received, tag included; nil when
     /// absent (as in every receipt). When present the signature covers these bytes
     /// with the tag replaced by SET (0x31), not the payload (RFC 5652 5.4).
     public var signedAttributes: [UInt8]?
+    /// The signature algorithm (`rsaEncryption` or `sha…WithRSAEncryption` in receipts).
     public var signatureAlgorithm: AlgorithmIdentifier
+    /// The signature bytes.
     public var signature: [UInt8]
     /// The `[1] IMPLICIT SET OF Attribute` as received, or nil.
     public var unsignedAttributes: [UInt8]?
 
+    /// A SignerInfo from its parts (what the forge and tests build).
     public init(version: Int64 = 1, signerIdentifier: SignerIdentifier, digestAlgorithm: AlgorithmIdentifier,
                 signedAttributes: [UInt8]? = nil, signatureAlgorithm: AlgorithmIdentifier, signature: [UInt8],
                 unsignedAttributes: [UInt8]? = nil) {
@@ -55,7 +61,9 @@ public struct PKCS7SignedData: Hashable, Sendable {
 
     /// The outer content type (always `pkcs7SignedData` once parsed).
     public var contentType: OID
+    /// The SignedData version (1 in receipts).
     public var version: Int64
+    /// The `digestAlgorithms` SET: the digests the signers use.
     public var digestAlgorithms: [AlgorithmIdentifier]
     /// `encapContentInfo.eContentType` (`pkcs7Data` in receipts).
     public var encapsulatedContentType: OID
@@ -68,7 +76,9 @@ public struct PKCS7SignedData: Hashable, Sendable {
     public var certificates: [[UInt8]]
     /// The raw `[1]` CRLs element, if any.
     public var crls: [UInt8]?
+    /// The signers; receipts have exactly one.
     public var signerInfos: [SignerInfo]
+    /// Whether the container uses definite or indefinite lengths.
     public var encoding: Encoding
 
     /// A container from its parts (what the forge and tests build).

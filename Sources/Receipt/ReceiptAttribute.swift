@@ -4,10 +4,14 @@ import BER
 /// exactly as received: the value's bytes are kept raw (usually a complete DER TLV;
 /// raw bytes for types 4, 5, 6, 7), so decode → encode reproduces the payload.
 public struct ReceiptAttribute: Hashable, Sendable {
+    /// The attribute type number (see `AppReceipt.Field` and `InAppPurchase.Field`).
     public var type: Int64
+    /// The attribute version, kept so re-encoding is lossless.
     public var version: Int64
+    /// The OCTET STRING's contents as received: usually a DER element, raw bytes for types 4-7.
     public var value: [UInt8]
 
+    /// An attribute with a value already encoded.
     public init(type: Int64, version: Int64 = 1, value: [UInt8]) {
         self.type = type
         self.version = version
@@ -51,6 +55,7 @@ public struct ReceiptAttribute: Hashable, Sendable {
 /// What a known attribute's value holds; checked when a payload is decoded, so the
 /// typed accessors of a decoded receipt never meet a malformed value.
 public enum AttributeValueKind: Sendable {
+    /// A DER UTF8String, IA5String or INTEGER; an IA5String date (empty for absent); raw bytes; or a nested in-app purchase SET.
     case utf8String, ia5String, integer, date, raw, inAppPurchase
 }
 
@@ -59,6 +64,7 @@ public enum AttributeValueKind: Sendable {
 public protocol ReceiptAttributeSet: Hashable, Sendable {
     /// Every attribute, in the order received (or to be written).
     var attributes: [ReceiptAttribute] { get set }
+    /// A set made of `attributes`, kept as given.
     init(attributes: [ReceiptAttribute])
     /// The value kinds of the known attribute types; others are kept raw, unchecked.
     static var knownValueKinds: [Int64: AttributeValueKind] { get }
@@ -76,6 +82,7 @@ public struct AttributeValueKindTable: Sendable {
     /// Types spread too far for an array (not the case for receipts) stay in a dictionary.
     private let spread: [Int64: AttributeValueKind]
 
+    /// A table of `kinds`.
     public init(_ kinds: [Int64: AttributeValueKind]) {
         let lowest = kinds.keys.min() ?? 0, highest = kinds.keys.max() ?? -1
         let (range, overflow) = highest.subtractingReportingOverflow(lowest)
@@ -92,6 +99,7 @@ public struct AttributeValueKindTable: Sendable {
         }
     }
 
+    /// The kind of values `type` holds, or nil for a type the set does not know.
     public subscript(type: Int64) -> AttributeValueKind? {
         let (index, overflow) = type.subtractingReportingOverflow(lowest)
         if !overflow, index >= 0, index < kinds.count { return kinds[Int(index)] }
@@ -100,6 +108,7 @@ public struct AttributeValueKindTable: Sendable {
 }
 
 extension ReceiptAttributeSet {
+    /// Builds the table from `knownValueKinds` on each call; conforming types store their own.
     public static var valueKindTable: AttributeValueKindTable { AttributeValueKindTable(knownValueKinds) }
 
     /// Decodes a `SET OF ReceiptAttribute` filling `bytes` (BER by default, as in real

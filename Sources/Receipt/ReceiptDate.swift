@@ -9,6 +9,7 @@ public struct ReceiptDate: Hashable, Sendable, Comparable, CustomStringConvertib
     public let text: String
     /// The instant, in seconds since 1970-01-01T00:00:00Z (fraction in `nanoseconds`).
     public let secondsSince1970: Int64
+    /// The fraction of the second, in nanoseconds.
     public let nanoseconds: Int
     /// The offset the text was written in, in minutes east of UTC (0 for `Z`).
     public let utcOffsetMinutes: Int
@@ -122,6 +123,7 @@ public struct ReceiptDate: Hashable, Sendable, Comparable, CustomStringConvertib
     /// The same instant written as `YYYY-MM-DDThh:mm:ssZ` (fraction dropped).
     public var utcText: String { ReceiptDate(secondsSince1970: secondsSince1970).text }
 
+    /// The text exactly as received.
     public var description: String { text }
 
     /// Dates are equal when they denote the same instant, whatever their text.
@@ -129,11 +131,13 @@ public struct ReceiptDate: Hashable, Sendable, Comparable, CustomStringConvertib
         lhs.secondsSince1970 == rhs.secondsSince1970 && lhs.nanoseconds == rhs.nanoseconds
     }
 
+    /// Hashes the instant, as equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(secondsSince1970)
         hasher.combine(nanoseconds)
     }
 
+    /// Earlier instant first, whatever the texts' offsets.
     public static func < (lhs: ReceiptDate, rhs: ReceiptDate) -> Bool {
         (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
     }

@@ -4,62 +4,107 @@ import Foundation
 /// What `forge dump` prints: the container's shape and the decoded receipt, as text or
 /// JSON. Works on real receipts and on bare payloads (a file starting with a SET).
 public struct ReceiptDump: Encodable, Sendable {
+    /// The PKCS#7 container's shape; nil for a bare payload.
     public struct Container: Encodable, Sendable {
+        /// `definite` or `ber-indefinite`.
         public var encoding: String
+        /// The container's digest algorithms, by name.
         public var digestAlgorithms: [String]
+        /// The signer's signature algorithm, by name.
         public var signatureAlgorithm: String?
+        /// How many certificates the container carries.
         public var certificateCount: Int
+        /// True when the signer has signed attributes (receipts have none).
         public var signedAttributes: Bool
+        /// The payload's length in bytes.
         public var payloadBytes: Int
+        /// True when the payload came as a segmented (constructed) OCTET STRING.
         public var payloadSegmented: Bool
     }
 
+    /// One attribute as dumped, known or not.
     public struct Attribute: Encodable, Sendable {
+        /// The attribute type number.
         public var type: Int64
+        /// The attribute version.
         public var version: Int64
+        /// The attribute's name when the type is known.
         public var name: String?
         /// The decoded string or date text, when the type is known to hold one.
         public var value: String?
         /// The decoded integer, when the type is known to hold one.
         public var integer: Int64?
+        /// The raw value in hex.
         public var hex: String
     }
 
+    /// One in-app purchase record as dumped.
     public struct Purchase: Encodable, Sendable {
+        /// Attribute 1702.
         public var productId: String?
+        /// Attribute 1703.
         public var transactionId: String?
+        /// Attribute 1705.
         public var originalTransactionId: String?
+        /// Attribute 1701.
         public var quantity: Int64?
+        /// Attribute 1707.
         public var productType: Int64?
+        /// Attribute 1704, as written.
         public var purchaseDate: String?
+        /// Attribute 1706, as written.
         public var originalPurchaseDate: String?
+        /// Attribute 1708, as written.
         public var subscriptionExpirationDate: String?
+        /// Attribute 1712, as written.
         public var cancellationDate: String?
+        /// Attribute 1711.
         public var webOrderLineItemId: Int64?
+        /// Attribute 1713.
         public var isTrialPeriod: Bool?
+        /// Attribute 1719.
         public var isInIntroOfferPeriod: Bool?
+        /// Attribute 1721.
         public var promotionalOfferId: String?
+        /// Every attribute of the record, known or not, in payload order.
         public var attributes: [Attribute]
     }
 
+    /// The receipt payload as dumped.
     public struct Receipt: Encodable, Sendable {
+        /// Attribute 0.
         public var environment: String?
+        /// Attribute 1.
         public var appItemId: Int64?
+        /// Attribute 2.
         public var bundleId: String?
+        /// Attribute 3.
         public var appVersion: String?
+        /// Attribute 19.
         public var originalAppVersion: String?
+        /// Attribute 4, in hex.
         public var opaque: String?
+        /// Attribute 5, in hex.
         public var sha1Hash: String?
+        /// Attribute 12, as written.
         public var creationDate: String?
+        /// Attribute 18, as written.
         public var originalPurchaseDate: String?
+        /// Attribute 21, as written.
         public var expirationDate: String?
+        /// Attribute 10.
         public var ageRating: String?
+        /// How many in-app purchase records the receipt holds.
         public var inAppCount: Int
+        /// The in-app purchase records, in payload order.
         public var inApp: [Purchase]
+        /// Every attribute except the in-app purchase records, in payload order.
         public var attributes: [Attribute]
     }
 
+    /// The container's shape; nil when the input was a bare payload.
     public var container: Container?
+    /// The decoded payload.
     public var receipt: Receipt
 
     /// Decodes a receipt file (or a bare payload).

@@ -12,6 +12,7 @@ public enum ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Every decoding failure is a `malformed` verdict.
     public var verdictReason: VerdictReason { .malformed }
 
+    /// Why the file is not a receipt, in words a person can act on.
     public var description: String {
         switch self {
         case .notPKCS7(let what): return "not a PKCS#7 receipt: \(what)"
@@ -22,6 +23,7 @@ public enum ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// What a file that is plainly not a PKCS#7 receipt looks like instead.
 public enum NotPKCS7: Hashable, Sendable, CustomStringConvertible {
+    /// The file has no bytes.
     case empty
     /// An iOS 6 style transaction receipt: a property list (old-style, XML or binary).
     case transactionReceipt
@@ -30,6 +32,7 @@ public enum NotPKCS7: Hashable, Sendable, CustomStringConvertible {
     /// Anything else: its first byte, which is not a SEQUENCE's.
     case firstByte(UInt8)
 
+    /// What the file looks like instead, and what to do about it.
     public var description: String {
         switch self {
         case .empty: return "the file is empty"

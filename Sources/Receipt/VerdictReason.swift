@@ -31,6 +31,8 @@ public enum VerdictReason: String, CaseIterable, Sendable, Codable {
 
 /// A verdict without its reason: what a validator's yes or no says.
 public enum VerdictKind: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The receipt passes every check.
     case valid
+    /// The receipt fails one; the reason says which.
     case invalid
 }

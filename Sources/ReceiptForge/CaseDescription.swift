@@ -6,21 +6,27 @@ import AppInput
 /// `case.json`: the expected verdict and every input a validator needs. Paths are
 /// relative to the output directory (where `manifest.json` is).
 public struct CaseDescription: Codable, Sendable, Hashable {
+    /// The verdict a correct validator reaches.
     public struct Expected: Codable, Sendable, Hashable {
         /// `valid` or `invalid`.
         public var verdict: VerdictKind
+        /// The stable reason code.
         public var reason: VerdictReason
 
+        /// The expectation for `reason`, with its `valid` or `invalid` verdict.
         public init(_ reason: VerdictReason) {
             self.verdict = reason.verdict
             self.reason = reason
         }
     }
 
+    /// The app a case's validator runs as.
     public struct App: Codable, Sendable, Hashable {
         /// The app the validator runs as (what it compares attributes 2 and 3 with).
         public var bundleId: String
+        /// The app version (what attribute 3 is compared with).
         public var version: String
+        /// iOS or macOS.
         public var platform: Platform
         /// Attribute 19 as written in the receipt (nil when absent, as in Xcode receipts).
         public var originalVersion: String?
@@ -28,7 +34,9 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         public var productIds: [String]
     }
 
+    /// The device a case's validator runs on.
     public struct Device: Codable, Sendable, Hashable {
+        /// iOS (a UUID) or macOS (a MAC address).
         public var platform: Platform
         /// Lowercase hex of the identifier bytes.
         public var hex: String
@@ -38,6 +46,7 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         public var mac: String?
     }
 
+    /// How the validator must treat time.
     public struct Validation: Codable, Sendable, Hashable {
         /// Always `creationDate`: the chain is validated at the receipt creation date.
         public var chainValidatedAt: String
@@ -48,16 +57,23 @@ public struct CaseDescription: Codable, Sendable, Hashable {
         public var now: String
         /// Attribute 21, when present.
         public var expirationDate: String?
+        /// The rule above in words, for people reading the file.
         public var rule: String
     }
 
+    /// What OpenSSL is expected to say about the file, and the command to ask it.
     public struct OpenSSL: Codable, Sendable, Hashable {
+        /// The outcome `command` should give.
         public var expected: OpenSSLOutcome
+        /// The `openssl cms -verify` line to run from the output directory; nil for the case without a file.
         public var command: String?
     }
 
+    /// The case's name.
     public var id: String
+    /// One line: what the receipt is and why a validator must say what it should.
     public var description: String
+    /// The verdict a correct validator reaches.
     public var expected: Expected
     /// What a validator must get right here (`ForgeCase.Tag`). Nil only in trees written
     /// before tags existed.
@@ -67,19 +83,31 @@ public struct CaseDescription: Codable, Sendable, Hashable {
     public var importance: ForgeCase.Importance?
     /// `NAME/receipt` (binary) and `NAME/receipt.b64`, or nil for `missing`.
     public var receipt: String?
+    /// `NAME/receipt.b64`: the receipt in base64, as apps send it to servers; nil for `missing`.
     public var receiptBase64: String?
+    /// SHA-256 of the receipt file, in hex, so a consumer can tell a changed file.
     public var receiptSHA256: String?
+    /// The app the validator runs as.
     public var app: App
+    /// The device the validator runs on.
     public var device: Device
+    /// How the validator must treat time.
     public var validation: Validation
+    /// The trust anchor's path (`Certs/root.cer`, or the StoreKit certificate for Xcode cases).
     public var trustAnchor: String
+    /// The digest the signer used (`sha1`, `sha256`, …).
     public var digest: String
+    /// The signature algorithm the SignerInfo names (`rsaEncryption`, `sha256WithRSAEncryption`).
     public var signatureAlgorithm: String
     /// `definite` (App Store) or `ber-indefinite` (Xcode and BER cases).
     public var encoding: String
+    /// How many certificates the container carries.
     public var certificateCount: Int
+    /// Attribute 0, or nil when absent.
     public var environment: String?
+    /// How many in-app purchase records the receipt holds.
     public var inAppCount: Int
+    /// What OpenSSL is expected to say.
     public var openssl: OpenSSL
 
     package init(forgeCase: ForgeCase, app: AppUnderTest, receipt: AppReceipt, file: [UInt8]?, settings: ForgeSettings,
@@ -126,17 +154,24 @@ public struct CaseDescription: Codable, Sendable, Hashable {
 
 /// `manifest.json`: every case of the catalogue.
 public struct ForgeManifest: Codable, Sendable, Hashable {
+    /// One case in the manifest: enough to find and judge its files.
     public struct Entry: Codable, Sendable, Hashable {
+        /// The case's name.
         public var id: String
+        /// One line: what the receipt is and why a validator must say what it should.
         public var description: String
+        /// The verdict a correct validator reaches.
         public var expected: CaseDescription.Expected
         /// As in `case.json`; nil only in manifests written before they existed.
         public var tags: [ForgeCase.Tag]?
+        /// What it costs a validator to get this case wrong.
         public var importance: ForgeCase.Importance?
         /// `NAME/receipt`, or nil for `missing`.
         public var receipt: String?
+        /// `NAME/case.json`, relative to the output directory.
         public var caseFile: String
 
+        /// An entry from its fields.
         public init(id: String, description: String, expected: CaseDescription.Expected, tags: [ForgeCase.Tag]?,
                     importance: ForgeCase.Importance?, receipt: String?, caseFile: String) {
             self.id = id
@@ -151,13 +186,17 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
 
     /// The app the tree was minted for, as given (`forge --bundle-id … --storekit …`).
     public struct App: Codable, Sendable, Hashable {
+        /// The bundle identifier given.
         public var bundleId: String
+        /// The app version given.
         public var version: String
         /// Nil: the forge's default for the platform ("17" on iOS, "2.0" on macOS).
         public var originalVersion: String?
+        /// iOS or macOS.
         public var platform: Platform
         /// The device given (UUID or MAC form); nil: each case draws one from the seed.
         public var deviceId: String?
+        /// Production or sandbox receipts.
         public var environment: AppEnvironment
         /// `built-in` (the example app's history), `catalogue` (built from a `.storekit`
         /// file) or `explicit` (an `--app` file's list).
@@ -165,6 +204,7 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
         /// The product ids the receipts may carry.
         public var productIds: [String]
 
+        /// The manifest's view of `app`.
         public init(_ app: AppDescription) {
             bundleId = app.bundleIdentifier
             version = app.version
@@ -190,14 +230,22 @@ public struct ForgeManifest: Codable, Sendable, Hashable {
 
     /// Format version of this manifest and of `case.json`.
     public var version: Int
+    /// `receipt-forge`.
     public var generator: String
+    /// The app the tree was minted for; nil in trees written before it was recorded.
     public var app: App?
+    /// The reference current time the tree was minted at (RFC 3339).
     public var now: String
+    /// The seed every random choice was drawn from: the same seed, app and time give the same bytes.
     public var seed: UInt64
+    /// The trust anchor's path, `Certs/root.cer`.
     public var trustAnchor: String
+    /// Every reason code a verdict may have, so consumers can check theirs are known.
     public var reasons: [VerdictReason]
+    /// Every case, in catalogue order.
     public var cases: [Entry]
 
+    /// The format version this forge writes.
     public static let currentVersion = 1
 
     /// The manifest of a tree minted from `cases` (the catalogue) with `settings` for `app`.

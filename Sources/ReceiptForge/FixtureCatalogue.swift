@@ -9,6 +9,7 @@ public protocol FixtureCase: Sendable {
     var id: String { get }
     /// One line: what the case is, and why a verifier must say what it should.
     var summary: String { get }
+    /// What a correct verifier says about the case.
     var expected: Expected { get }
     /// Every case, in the order they are listed and minted.
     static var catalogue: [Self] { get }
@@ -23,16 +24,20 @@ extension FixtureCase {
 public protocol MintedFixture: Sendable {
     /// `case.json`.
     associatedtype Description: Encodable
+    /// The case's id: its folder in the tree.
     var id: String { get }
     /// The case's files other than `case.json`, by name inside its folder.
     var caseFiles: [(name: String, contents: [UInt8])] { get }
+    /// The case's `case.json`.
     var description: Description { get }
 }
 
 /// A forge that mints its case catalogue into a fixture tree: per case `ID/…` and
 /// `ID/case.json`, then `manifest.json` and the trust anchors.
 public protocol FixtureForge: Sendable {
+    /// The catalogue's case type.
     associatedtype Case: FixtureCase
+    /// What minting one case gives.
     associatedtype Minted: MintedFixture
     /// `manifest.json`.
     associatedtype Manifest: Encodable

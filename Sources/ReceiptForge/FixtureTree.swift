@@ -56,6 +56,7 @@ public func sharedTreeFiles(manifest: some Encodable, anchors: [String: [UInt8]]
     [("manifest.json", try forgeJSON(manifest))] + anchors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 }
 
+/// What a fixture tree owns, so the forge replaces only what it wrote.
 extension TreeOwnership {
     /// A fixture tree (`forge --all`, `forge --case`, `forge mutate`). One from before
     /// `.forge-owned` is recognised by its `manifest.json` naming the generator

@@ -13,9 +13,12 @@ public struct ForgeSettings: Sendable, Hashable {
     /// The reference current time written to every case file (the `now` VPP expiry is
     /// compared with). Receipts are created 30 days before it, minus a little.
     public var now: Int64
+    /// The seed of every random choice a case makes (device, identifiers, purchases): the same seed gives the same bytes.
     public var seed: UInt64
 
+    /// 2026-06-01T00:00:00Z.
     public static let defaultNow = ASN1Time(year: 2026, month: 6, day: 1).secondsSince1970
+    /// 1.
     public static let defaultSeed: UInt64 = 1
     /// VPP expirations (attribute 21) of valid cases lie at or after this: 2095-01-01.
     public static let farFuture = ASN1Time(year: 2095, month: 1, day: 1).secondsSince1970
@@ -24,6 +27,7 @@ public struct ForgeSettings: Sendable, Hashable {
     public static let allowedNow = ASN1Time(year: 2024, month: 3, day: 1).secondsSince1970
         ... ASN1Time(year: 2089, month: 12, day: 31).secondsSince1970
 
+    /// Settings with the reference time `now` (seconds since 1970) and `seed`.
     public init(now: Int64 = ForgeSettings.defaultNow, seed: UInt64 = ForgeSettings.defaultSeed) {
         self.now = now
         self.seed = seed
@@ -42,6 +46,7 @@ public struct ForgeSettings: Sendable, Hashable {
 /// One minted case: the receipt file (nil for `missing`), the verdict a correct
 /// validator reaches, and every input it needs, as typed values (and as `case.json`).
 public struct MintedCase: Sendable {
+    /// The catalogue entry that was minted.
     public let forgeCase: ForgeCase
     /// The receipt file's bytes; nil for `missing`.
     public let receipt: [UInt8]?
@@ -57,12 +62,14 @@ public struct MintedCase: Sendable {
     /// The reference current time: VPP expiry (attribute 21) is judged against it.
     public let now: Date
 
+    /// The case's id.
     public var id: String { forgeCase.id }
     /// The reason a correct validator gives (`valid` for the valid ones).
     public var expected: VerdictReason { forgeCase.expected }
 }
 
 extension MintedCase: MintedFixture {
+    /// `receipt` and `receipt.b64`, or nothing for the case without a file.
     public var caseFiles: [(name: String, contents: [UInt8])] { receipt.map(receiptFiles) ?? [] }
 }
 
@@ -74,11 +81,14 @@ public func receiptFiles(_ receipt: [UInt8]) -> [(name: String, contents: [UInt8
 
 /// Mints the case catalogue with a certificate authority.
 public struct Forge: FixtureForge {
+    /// The certificate authority that signs: the committed test CA unless the caller brings one.
     public let authority: ReceiptAuthority
+    /// The reference time and seed.
     public let settings: ForgeSettings
     /// The app every case is minted for.
     public let app: AppDescription
 
+    /// A forge for `app`, signing with `authority`, at `settings`' time and seed.
     public init(app: AppDescription = .example, authority: ReceiptAuthority = .committed,
                 settings: ForgeSettings = ForgeSettings()) {
         self.app = app
@@ -88,6 +98,7 @@ public struct Forge: FixtureForge {
 
     /// The trust anchors of App Store receipts and of the Xcode case.
     public static let rootPath = "Certs/root.cer"
+    /// The Xcode StoreKit testing certificate's path, the anchor of the `xcode-storekit` case.
     public static let storeKitPath = "Certs/storekit.cer"
 
     /// The trust anchors written into every tree, by path: DER `.cer` and, for
@@ -99,8 +110,10 @@ public struct Forge: FixtureForge {
          "Certs/storekit.pem": Array(PEM.encode(authority.storeKit.certificate, label: "CERTIFICATE").utf8)]
     }
 
+    /// `manifest.json` for the whole catalogue.
     public var manifest: ForgeManifest { ForgeManifest(cases: ForgeCase.catalogue, settings: settings, app: app) }
 
+    /// Mints one case: the same forge and case always give the same bytes.
     public func mint(_ forgeCase: ForgeCase) throws -> MintedCase {
         let recipe = forgeCase.recipe
         let creation = settings.creationDate

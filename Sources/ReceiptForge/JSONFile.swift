@@ -10,11 +10,13 @@ public enum JSONFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the reason names the JSON location (`$.cases[3].expected: …`).
     case malformed(path: String, reason: String)
 
+    /// True for `unreadable`: the command exits 74 rather than 65.
     public var isIOError: Bool {
         if case .unreadable = self { return true }
         return false
     }
 
+    /// The path and what is wrong with it.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"

@@ -9,10 +9,15 @@ import OwnedFileTree
 public enum ManifestVerifier {
     /// One case: what it should be and what the verifier says.
     public struct Row: Encodable, Sendable, Hashable {
+        /// The case's id.
         public let id: String
+        /// The verdict the manifest expects.
         public let expected: VerdictReason
+        /// The verdict the reference verifier reached.
         public let got: VerdictReason
+        /// True when `got` equals `expected`.
         public let agrees: Bool
+        /// The verifier's detail for `got`.
         public let detail: String
     }
 
@@ -23,15 +28,21 @@ public enum ManifestVerifier {
     /// One case of a fixture tree, its `case.json` decoded and its paths resolved
     /// (every path checked to stay inside the tree).
     public struct TreeCase: Sendable {
+        /// The case's id.
         public let id: String
+        /// The verdict the manifest expects.
         public let expected: CaseDescription.Expected
+        /// The case's `case.json`.
         public let description: CaseDescription
+        /// Where `case.json` is.
         public let caseFile: URL
         /// The receipt's path; for `missing`, where it would be (nothing is there).
         public let receipt: URL
+        /// The base64 receipt's path.
         public let receiptBase64: URL
         /// The DER trust anchor, and its PEM twin beside it.
         public let anchor: URL
+        /// The PEM trust anchor's path.
         public let anchorPEM: URL
     }
 

@@ -5,11 +5,16 @@ import ForgeSupport
 
 /// The app a case's receipt is validated for, and the device it runs on.
 public struct AppUnderTest: Sendable, Hashable {
+    /// The bundle identifier the validator compares attribute 2 with.
     public var bundleIdentifier: String
+    /// The version the validator compares attribute 3 with.
     public var version: String
+    /// iOS or macOS.
     public var platform: Platform
+    /// The device the validator runs on: its hash check uses this identifier.
     public var device: DeviceIdentifier
 
+    /// An app and device from their fields.
     public init(bundleIdentifier: String, version: String, platform: Platform, device: DeviceIdentifier) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version

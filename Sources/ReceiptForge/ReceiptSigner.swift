@@ -21,13 +21,18 @@ public struct ReceiptSigner: Sendable {
         case berNestedOctetString = "ber-nested-octet-string"
     }
 
+    /// The leaf certificate and key that sign.
     public var signer: SigningIdentity<RSAPrivateKey>
+    /// The certificates the container carries, in this order.
     public var certificates: [[UInt8]]
+    /// The digest of the payload that is signed.
     public var digest: DigestAlgorithm
     /// `rsaEncryption` (App Store) or `sha256WithRSAEncryption` (most Xcode receipts).
     public var signatureAlgorithm: OID
+    /// Definite or BER indefinite lengths.
     public var layout: Layout
 
+    /// A signer that writes App Store's layout unless told otherwise: SHA-256, `rsaEncryption`, definite lengths.
     public init(signer: SigningIdentity<RSAPrivateKey>, certificates: [[UInt8]], digest: DigestAlgorithm = .sha256,
                 signatureAlgorithm: OID = .rsaEncryption, layout: Layout = .definite) {
         self.signer = signer

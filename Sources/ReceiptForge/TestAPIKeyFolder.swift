@@ -13,9 +13,12 @@ public struct TestAPIKeyFolder: Sendable {
     /// The description's file name inside the folder.
     public static let descriptionFile = "api-key.json"
 
+    /// The key, derived from the forge's seed.
     public let key: TestAPIKey
+    /// The app the key is for.
     public let bundleIdentifier: String
 
+    /// The folder for the key of `settings`' seed and `app`.
     public init(settings: ForgeSettings, app: AppDescription) {
         key = TestAPIKey(seed: settings.seed)
         bundleIdentifier = app.bundleIdentifier

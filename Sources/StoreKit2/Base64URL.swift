@@ -12,6 +12,7 @@ public enum Base64URL {
         return table
     }()
 
+    /// The unpadded base64url text of `bytes`.
     public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let input = Array(bytes)
         var output: [UInt8] = []
@@ -34,8 +35,11 @@ public enum Base64URL {
 
     /// Why a string is not base64url; `offset` counts UTF-8 bytes into it.
     public struct DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Where the problem is, in UTF-8 bytes from the start.
         public let offset: Int
+        /// What is wrong, in words.
         public let reason: String
+        /// `reason at byte offset`.
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
@@ -49,6 +53,7 @@ public enum Base64URL {
         case pyJWT
     }
 
+    /// The bytes `text` encodes, under the strict rules above and the given padding rule.
     public static func decode<Text: StringProtocol>(_ text: Text, padding: Padding = .forbidden) throws(DecodingError) -> [UInt8] {
         // One copy of contiguous UTF-8 (a String or Substring), not byte by byte.
         var input = text.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(text.utf8)

@@ -2,13 +2,17 @@
 /// part base64url without padding. The parts are kept as received: the signature
 /// covers `signingInput` (the first two parts as sent), never a re-encoding.
 public struct CompactJWS: Sendable, Hashable {
-    /// The three parts as received.
+    /// The header part as received.
     public let encodedHeader: Substring
+    /// The payload part as received.
     public let encodedPayload: Substring
+    /// The signature part as received.
     public let encodedSignature: Substring
-    /// The decoded bytes of each part.
+    /// The header's JSON bytes.
     public let header: [UInt8]
+    /// The payload's JSON bytes.
     public let payload: [UInt8]
+    /// The signature's bytes (for ES256, `r ‖ s`, 64 bytes).
     public let signature: [UInt8]
 
     /// What the signature is computed over: ASCII(header '.' payload).

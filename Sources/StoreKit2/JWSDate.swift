@@ -2,9 +2,12 @@
 /// App Store writes integers; Xcode's StoreKit testing writes fractional floats
 /// (`1698148900000.123`), so both decode; an integral value encodes as an integer.
 public struct JWSDate: Codable, Hashable, Sendable, Comparable {
+    /// Milliseconds since 1970, fractional when Xcode wrote them.
     public var milliseconds: Double
 
+    /// A date of whole milliseconds, as the App Store writes.
     public init(milliseconds: Int64) { self.milliseconds = Double(milliseconds) }
+    /// A date with a fraction of a millisecond, as Xcode writes.
     public init(fractionalMilliseconds: Double) { milliseconds = fractionalMilliseconds }
 
     /// Whole seconds since 1970, rounded down (Apple's library: `int(signedDate) // 1000`).
@@ -14,6 +17,7 @@ public struct JWSDate: Codable, Hashable, Sendable, Comparable {
         return whole >= 0 ? whole / 1000 : (whole - 999) / 1000
     }
 
+    /// Decodes an integer or a fractional JSON number.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let integer = try? container.decode(Int64.self) {
@@ -23,6 +27,7 @@ public struct JWSDate: Codable, Hashable, Sendable, Comparable {
         }
     }
 
+    /// Encodes an integral value as a JSON integer, any other as a fractional number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if milliseconds.rounded() == milliseconds, abs(milliseconds) < 9.0e15 {
@@ -32,5 +37,6 @@ public struct JWSDate: Codable, Hashable, Sendable, Comparable {
         }
     }
 
+    /// Earlier first.
     public static func < (lhs: JWSDate, rhs: JWSDate) -> Bool { lhs.milliseconds < rhs.milliseconds }
 }

@@ -4,13 +4,20 @@
 /// a value of the wrong type there is dropped when decoding, as Apple's library
 /// never reads them.
 public struct JWSHeader: Codable, Hashable, Sendable {
+    /// The signature algorithm: `ES256` is the only one accepted.
     public var alg: String?
+    /// The key id: `Apple_Xcode_Key` in Xcode's StoreKit testing data.
     public var kid: String?
+    /// The media type, if any; never checked.
     public var typ: String?
+    /// The certificate chain, base64 DER, leaf first: three certificates from the App Store.
     public var x5c: [String]?
+    /// A key in the header, which a verifier must ignore rather than trust.
     public var jwk: [String: String]?
+    /// A URL to a certificate, which a verifier must ignore rather than fetch.
     public var x5u: String?
 
+    /// A header from its fields.
     public init(alg: String?, kid: String? = nil, typ: String? = nil, x5c: [String]? = nil,
                 jwk: [String: String]? = nil, x5u: String? = nil) {
         self.alg = alg
@@ -23,6 +30,7 @@ public struct JWSHeader: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey { case alg, kid, typ, x5c, jwk, x5u }
 
+    /// Decodes the header, dropping `typ`, `jwk` or `x5u` values of the wrong type as Apple's library ignores them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         alg = try container.decodeIfPresent(String.self, forKey: .alg)

@@ -7,6 +7,7 @@ import StrictJSON
 /// Python library decodes is decoded here too, and the same way (`JSONDialect.python`:
 /// a repeated name takes its last value, `NaN` is a number, UTF-16 is read …).
 public enum StoreKit2JSON {
+    /// `value` as JSON with sorted keys and unescaped slashes: the same value always gives the same bytes.
     public static func encode<Value: Encodable>(_ value: Value) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -9,8 +9,11 @@ import StoreKit2
 public struct JWSCase: FixtureCase, Hashable {
     /// What the payload is.
     public enum Content: Sendable, Hashable {
+        /// A signed transaction of an auto-renewable subscription.
         case transaction
+        /// The subscription's signed renewal info.
         case renewalInfo
+        /// A signed app transaction.
         case appTransaction
         /// A notification with nested signed transaction and renewal info.
         case notification(type: String, subtype: String?, revoked: Bool)
@@ -22,37 +25,63 @@ public struct JWSCase: FixtureCase, Hashable {
 
     /// How the signed file departs from a genuine one.
     public enum Flaw: Sendable, Hashable {
+        /// A genuine file.
         case none
+        /// The payload names another environment than the verifier's.
         case payloadEnvironment(JWSEnvironment)
+        /// The payload names another bundle identifier.
         case bundleId(String)
+        /// The payload names another app Apple ID.
         case appAppleId(Int64)
+        /// The payload changed after signing.
         case tamperedPayload
+        /// A signature byte flipped.
         case tamperedSignature
+        /// The signature in DER (as most ECDSA libraries write it) instead of JWS's raw `r ‖ s`.
         case derSignature
+        /// A chain that ends at a root the verifier does not trust.
         case untrustedRoot
+        /// `x5c` with this many certificates instead of three.
         case x5cCount(Int)
+        /// No `x5c` in the header.
         case x5cMissing
+        /// An empty `x5c`.
         case x5cEmpty
+        /// `x5c[2]` is not a certificate (Apple ignores it: the root comes from the caller).
         case x5cThirdNotACertificate
+        /// A chain certificate that does not decode.
         case certificateNotDER
+        /// The leaf lacks Apple's marker extension.
         case leafWithoutMarker
+        /// The intermediate lacks Apple's marker extension.
         case intermediateWithoutMarker
         /// The leaf's notAfter relative to `signedDate`, in seconds.
         case leafExpires(secondsAfterSignedDate: Int64)
+        /// `alg` `none` and no signature.
         case algNone
+        /// `alg` `HS256`, keyed with the PEM of the leaf's public key (the key-confusion attack).
         case hs256WithLeafPublicKey
+        /// A `jwk` header with another key, which signed the data.
         case jwkHeaderWithOtherKey
+        /// A payload that is JSON but not an object.
         case payloadNotAnObject
         /// A JWT `exp` claim at `signedDate` (long passed).
         case expiredJWTClaim
+        /// Xcode's StoreKit testing data: `kid` Apple_Xcode_Key, one self-signed certificate.
         case xcode
     }
 
+    /// The case's id: its folder in the tree (`transaction-wrong-bundle`).
     public let id: String
+    /// What kind of JWS the file is.
     public let kind: JWSKind
+    /// One line: what the file is and why a verifier must answer what it should.
     public let summary: String
+    /// The status Apple's `SignedDataVerifier` gives the file.
     public let expected: JWSVerificationStatus
+    /// What the payload is.
     public let content: Content
+    /// How the file departs from a genuine one.
     public let flaw: Flaw
     /// The environment the verifier is built for.
     public let environment: JWSEnvironment
@@ -81,6 +110,7 @@ public struct JWSCase: FixtureCase, Hashable {
     /// `signed.jws`, or `notification.json` (`{"signedPayload": …}`) for notifications.
     public var fileName: String { kind == .notification ? "notification.json" : "signed.jws" }
 
+    /// Every case, in the order they are listed and minted.
     public static let catalogue: [JWSCase] = [
         // Genuine data.
         JWSCase("transaction-production", .transaction, .ok, "Auto-renewable subscription purchase, Production"),

@@ -4,14 +4,18 @@ import StoreKit2
 /// How a case's verifier is set up (`case.json` `verifier`): Apple's
 /// `SignedDataVerifier` arguments, roots as paths relative to the tree.
 public struct JWSVerifierSettings: Codable, Hashable, Sendable {
+    /// The bundle identifier the verifier expects.
     public var bundleId: String
     /// Null outside Production (Apple requires it there).
     public var appAppleId: Int64?
+    /// The environment the verifier expects.
     public var environment: JWSEnvironment
+    /// The trusted roots, DER files relative to the tree.
     public var rootCertificates: [String]
 
     package enum CodingKeys: String, CodingKey { case bundleId, appAppleId, environment, rootCertificates }
 
+    /// Encodes every field, `appAppleId` as `null` when absent, as the schema requires.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(bundleId, forKey: .bundleId)
@@ -23,6 +27,7 @@ public struct JWSVerifierSettings: Codable, Hashable, Sendable {
 
 /// A StoreKit 2 case's `case.json` (Schemas/jws-case.schema.json).
 public struct JWSCaseDescription: Codable, Hashable, Sendable {
+    /// What a correct verifier answers.
     public struct Expected: Codable, Hashable, Sendable {
         /// The status name Apple's `SignedDataVerifier` gives the file.
         public var status: JWSVerificationStatus
@@ -31,11 +36,17 @@ public struct JWSCaseDescription: Codable, Hashable, Sendable {
         public var nested: [String: JWSVerificationStatus]?
     }
 
+    /// The case's id.
     public var id: String
+    /// What kind of JWS the file is.
     public var kind: JWSKind
+    /// The file's path relative to the tree.
     public var file: String
+    /// One line: what the file is and why a verifier must answer what it should.
     public var summary: String
+    /// What a correct verifier answers.
     public var expected: Expected
+    /// How to set up the verifier for this case.
     public var verifier: JWSVerifierSettings
     /// The payload's `signedDate` in milliseconds (the chain is validated then); absent for Xcode's float dates.
     public var signedDate: Int64?
@@ -43,19 +54,32 @@ public struct JWSCaseDescription: Codable, Hashable, Sendable {
 
 /// `manifest.json` of a StoreKit 2 tree (Schemas/jws-manifest.schema.json).
 public struct JWSManifest: Codable, Hashable, Sendable {
+    /// One case in the manifest.
     public struct Entry: Codable, Hashable, Sendable {
+        /// The case's id.
         public var id: String
+        /// What kind of JWS the file is.
         public var kind: JWSKind
+        /// The file's path relative to the tree.
         public var file: String
+        /// The status a correct verifier gives the file.
         public var expectedStatus: JWSVerificationStatus
     }
 
+    /// `receipt-forge`.
     public var generator = "receipt-forge"
+    /// `storekit2`, telling this manifest from the receipt tree's.
     public var format = "storekit2"
+    /// The reference time the tree was minted at, in seconds since 1970.
     public var now: Int64
+    /// The seed every random choice was drawn from.
     public var seed: UInt64
+    /// The app's bundle identifier.
     public var bundleId: String
+    /// The app's Apple ID that Production payloads carry.
     public var appAppleId: Int64
+    /// The trusted root's path relative to the tree.
     public var rootCertificate: String
+    /// Every case, in catalogue order.
     public var cases: [Entry]
 }

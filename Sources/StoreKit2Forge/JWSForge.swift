@@ -15,14 +15,19 @@ import ReceiptForge
 /// Its tree (`forge jws`, default `Fixtures/storekit2`): per case `NAME/signed.jws` or
 /// `NAME/notification.json` and `NAME/case.json`; `manifest.json`; the roots under `Certs/`.
 public struct JWSForge: FixtureForge {
+    /// The app every payload is for.
     public let app: AppDescription
+    /// The reference time and seed, shared with the receipt forge.
     public let settings: ForgeSettings
+    /// The certificate authority whose leaf signs: the committed test CA unless the caller brings one.
     public let authority: JWSAuthority
     /// The app's Apple id (`appAppleId`) in every payload and verifier that has one.
     public let appAppleId: Int64
 
+    /// 1234567890.
     public static let defaultAppAppleId: Int64 = 1_234_567_890
 
+    /// A forge for `app` at `settings`' time and seed, signing with `authority`.
     public init(app: AppDescription = .example, settings: ForgeSettings = ForgeSettings(),
                 authority: JWSAuthority = .committed, appAppleId: Int64 = JWSForge.defaultAppAppleId) {
         self.app = app
@@ -33,12 +38,14 @@ public struct JWSForge: FixtureForge {
 
     /// The trust anchors written into every tree, by path; cases name them.
     public static let rootPath = "Certs/jws-root.cer"
+    /// The trusted root, an unrelated root and Xcode's certificate, by path.
     public var anchors: [String: [UInt8]] {
         [JWSForge.rootPath: authority.root.certificate,
          "Certs/jws-unrelated-root.cer": authority.unrelatedRoot.certificate,
          "Certs/jws-xcode.cer": authority.storeKit.certificate]
     }
 
+    /// `manifest.json` for the whole catalogue.
     public var manifest: JWSManifest {
         JWSManifest(now: settings.now, seed: settings.seed, bundleId: app.bundleIdentifier, appAppleId: appAppleId,
                     rootCertificate: JWSForge.rootPath,
@@ -48,6 +55,7 @@ public struct JWSForge: FixtureForge {
     /// `signedDate` of every case, in milliseconds: the receipts' creation date.
     public var signedDate: Int64 { settings.creationDate * 1000 + 123 }
 
+    /// Mints one case: the same forge and case always give the same bytes.
     public func mint(_ jwsCase: JWSCase) throws(KeyError) -> MintedJWS {
         let payloadEnvironment: JWSEnvironment = {
             if case .payloadEnvironment(let environment) = jwsCase.flaw { return environment }
@@ -179,13 +187,17 @@ public struct JWSForge: FixtureForge {
 
 /// One minted StoreKit 2 case.
 public struct MintedJWS: MintedFixture {
+    /// The catalogue entry that was minted.
     public let jwsCase: JWSCase
     /// The compact JWS (for notifications: the `signedPayload`).
     public let jws: String
     /// The file's bytes: `signed.jws` or `notification.json`.
     public let file: [UInt8]
+    /// The case's `case.json`.
     public let description: JWSCaseDescription
 
+    /// The case's id.
     public var id: String { jwsCase.id }
+    /// The signed file, `signed.jws` or `notification.json`.
     public var caseFiles: [(name: String, contents: [UInt8])] { [(jwsCase.fileName, file)] }
 }

@@ -4,8 +4,11 @@ import ReceiptVerifier
 /// What `JWSVerifier` found: the status, the reason in words (naming the part or
 /// field at fault), and as much of the JWS as decoded.
 public struct JWSVerification: Sendable {
+    /// The status, as Apple's `SignedDataVerifier` names it.
     public let status: JWSVerificationStatus
+    /// What was found, naming the part or field at fault.
     public let detail: String
+    /// The header when it decoded.
     public let header: JWSHeader?
     /// The payload's bytes (JSON) when the JWS decoded, whether or not it verified.
     public let payload: [UInt8]?
@@ -15,6 +18,7 @@ public struct JWSVerification: Sendable {
     /// nil when something else failed or nothing did.
     public let signatureFailure: SignatureFailure?
 
+    /// A result from its parts.
     public init(status: JWSVerificationStatus, detail: String, header: JWSHeader? = nil, payload: [UInt8]? = nil,
                 chain: [Certificate] = [], signatureFailure: SignatureFailure? = nil) {
         self.status = status
@@ -25,5 +29,6 @@ public struct JWSVerification: Sendable {
         self.signatureFailure = signatureFailure
     }
 
+    /// True when the status is `ok`.
     public var isOK: Bool { status == .ok }
 }

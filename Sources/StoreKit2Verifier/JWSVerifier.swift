@@ -34,9 +34,13 @@ import StrictJSON
 ///
 /// docs/architecture.md ("The JWS verifier and Apple's") lists where it knowingly differs.
 public struct JWSVerifier: Sendable {
+    /// The trusted roots, DER, as given.
     public let rootCertificates: [[UInt8]]
+    /// The app's bundle identifier, which payloads must carry.
     public let bundleId: String
+    /// The app's Apple ID, which Production notifications and app transactions must carry.
     public let appAppleId: Int64?
+    /// The environment payloads must name.
     public let environment: JWSEnvironment
     /// Certificate pairs already verified (issuer over certificate, every byte compared),
     /// shared across calls and threads; nil checks every chain signature every time.

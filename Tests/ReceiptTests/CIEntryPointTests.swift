@@ -8,7 +8,8 @@ final class CIEntryPointTests: XCTestCase {
     /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`,
     /// `dpkg` and `pkg-config` first on `PATH`: the stand-in `swift` reports the
     /// environment the real one would have run the tests in. The README's test command
-    /// runs first, exactly as written there; scripts/tsan's build and test run follow.
+    /// runs first, exactly as written there; scripts/docs's documentation build and
+    /// scripts/tsan's build and test run follow.
     func testCIRunExportsCIBeforeRunningTheTests() throws {
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("ci-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
@@ -34,6 +35,11 @@ final class CIEntryPointTests: XCTestCase {
         let filter = "^(LocalAppStoreTests|StoreAPIAuthenticationTests|StoreServerAPITests|StoreControlAPITests|StoreNotificationsTests|NotificationDeliveryTests|ForgeServerTests)\\."
         XCTAssertEqual(run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false), [
             "swift test with CI=true",
+            "swift package --allow-writing-to-directory .build/documentation generate-documentation "
+                + "--target BER --target Receipt --target ReceiptVerifier --target ReceiptForge --target StoreKit2 "
+                + "--target StoreKit2Forge --target StoreKit2Verifier --target LocalAppStore "
+                + "--output-path .build/documentation with CI=true",
+            "scripts/docs: 8 archives in .build/documentation, no warnings",
             "swift build --build-tests --sanitize=thread --scratch-path .build-tsan with CI=true",
             "swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter \(filter) with CI=true",
             "",

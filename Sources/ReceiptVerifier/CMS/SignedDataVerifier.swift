@@ -22,8 +22,10 @@ import Receipt
 ///    `[0]` tag replaced by SET, RFC 5652 §5.4);
 /// 7. the chain, last: through the receipt's other certificates to an anchor, at `time`.
 public struct SignedDataVerifier: Sendable {
+    /// Builds and checks the signer's chain: the anchors, certificate policies and length limit.
     public let chainVerifier: ChainVerifier
 
+    /// A verifier whose chain step is `chainVerifier`.
     public init(chainVerifier: ChainVerifier) {
         self.chainVerifier = chainVerifier
     }
@@ -32,7 +34,9 @@ public struct SignedDataVerifier: Sendable {
     /// the signer's RSA signature) or the chain (step 7). OpenSSL's `PKCS7_verify` also
     /// checks the signature before the chain; the differential tests compare the two.
     public enum Step: Sendable {
+        /// Steps 1-6: structure, algorithms, certificates, signer, digest and signature.
         case signature
+        /// Step 7: the chain to an anchor.
         case chain
     }
 

@@ -3,7 +3,9 @@ import BER
 /// Why a policy refused a receipt or a certificate: a stable reason, for a
 /// certificate also its fine-grained `ChainFailure` code, and what was wrong.
 public struct PolicyFailure: Hashable, Sendable {
+    /// The stable reason the verdict reports.
     public var reason: VerdictReason
+    /// What was wrong, in words.
     public var detail: String
     /// A certificate policy's code (`reason` is then `chainFailure.reason`); nil for
     /// a receipt policy.
@@ -29,6 +31,7 @@ public struct PolicyFailure: Hashable, Sendable {
 /// verification time is a parameter, never read from a clock. A failure names its
 /// `ChainFailure` code (`PolicyFailure(_:_:)` with a code), which the verdict carries.
 public protocol CertificatePolicy: Sendable {
+    /// The failure of `chain.last` under this rule at `time`, or nil when it passes.
     func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure?
 }
 
@@ -44,8 +47,10 @@ extension Array where Element == any CertificatePolicy {
 
 /// Each certificate must be valid at the verification time (RFC 5280 §6.1.3 (a)(2)).
 public struct ValidityPolicy: CertificatePolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// `expired` or `notYetValid` when `time` is outside the certificate's validity.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let validity = chain.last!.validity
         if validity.contains(time) { return nil }
@@ -58,8 +63,10 @@ public struct ValidityPolicy: CertificatePolicy {
 /// No certificate may carry a critical extension the verifier does not understand
 /// (RFC 5280 §4.2).
 public struct CriticalExtensionsPolicy: CertificatePolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// A failure when the certificate has a critical extension outside `CertificateExtensions.understood`.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let unhandled = chain.last!.extensions.unhandledCriticalExtensions
         guard !unhandled.isEmpty else { return nil }
@@ -71,8 +78,10 @@ public struct CriticalExtensionsPolicy: CertificatePolicy {
 /// Issuers must be CAs (basicConstraints cA), and an issuer's pathLenConstraint
 /// bounds the non-self-issued intermediates below it (RFC 5280 §4.2.1.9, §6.1.4 (k), (l)).
 public struct BasicConstraintsPolicy: CertificatePolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// A failure when an issuer is not a CA or its path length constraint is exceeded.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let index = chain.count - 1
         guard index > 0 else { return nil }
@@ -93,8 +102,10 @@ public struct BasicConstraintsPolicy: CertificatePolicy {
 /// Where keyUsage is present: issuers need keyCertSign (RFC 5280 §4.2.1.3), the
 /// signer digitalSignature.
 public struct KeyUsagePolicy: CertificatePolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// A failure when a present keyUsage lacks the bit the certificate's place in the chain needs.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         guard let usage = chain.last!.extensions.keyUsage else { return nil }
         if chain.count > 1 {
@@ -109,8 +120,10 @@ public struct KeyUsagePolicy: CertificatePolicy {
 /// (1.2.840.113635.100.6.2.1), as many validators require. Not for Xcode
 /// StoreKit-testing receipts, whose self-signed certificate has neither.
 public struct AppleReceiptMarkersPolicy: CertificatePolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// A failure when the signer or its issuer lacks Apple's marker extension.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         let extensions = chain.last!.extensions
         switch chain.count {

@@ -9,6 +9,7 @@ public struct ChainVerdict: Sendable, CustomStringConvertible {
     /// certificate did not parse (its `CertificateError` code says why), or when a
     /// caller's own `CertificatePolicy` reported a failure without a code.
     public let chainFailure: ChainFailure?
+    /// What was found, naming the certificate at fault by index and subject.
     public let detail: String
     /// Index of the certificate at fault in the candidate chain (0: the signer); nil
     /// when valid.
@@ -16,6 +17,7 @@ public struct ChainVerdict: Sendable, CustomStringConvertible {
     /// Signer first, trust anchor last; empty unless valid.
     public let chain: [Certificate]
 
+    /// True when the reason is `valid`.
     public var isValid: Bool { reason == .valid }
 
     static func valid(_ chain: [Certificate]) -> ChainVerdict {
@@ -36,5 +38,6 @@ public struct ChainVerdict: Sendable, CustomStringConvertible {
                      certificateIndex: index, chain: [])
     }
 
+    /// `reason: detail`.
     public var description: String { "\(reason.rawValue): \(detail)" }
 }

@@ -15,6 +15,7 @@ import BER
 /// - When no chain verifies, the verdict names the failure found deepest in the
 ///   search (the first such on a tie): that is the one nearest to a trusted chain.
 public struct ChainVerifier: Sendable {
+    /// Certificates per chain, anchor included, unless the caller names another limit; receipts need 3.
     public static let defaultMaximumChainLength = 8
     /// Go's `maxChainSignatureChecks`: bounds the work a hostile pool can cause.
     public static let maximumSignatureChecks = 100
@@ -23,10 +24,14 @@ public struct ChainVerifier: Sendable {
         ValidityPolicy(), CriticalExtensionsPolicy(), BasicConstraintsPolicy(), KeyUsagePolicy(),
     ]
 
+    /// The certificates a chain may end at: the only ones trusted.
     public let anchors: [Certificate]
+    /// The rules every certificate appended to a chain is checked by, in order.
     public let policies: [any CertificatePolicy]
+    /// The most certificates a chain may have, anchor included.
     public let maximumChainLength: Int
 
+    /// A verifier trusting `anchors`; precondition: `maximumChainLength` is at least 1.
     public init(anchors: [Certificate], policies: [any CertificatePolicy] = ChainVerifier.defaultPolicies,
                 maximumChainLength: Int = ChainVerifier.defaultMaximumChainLength) {
         precondition(maximumChainLength >= 1, "a chain has at least the signer")

@@ -11,10 +11,12 @@ public struct DirectlyTrustedOrAppleMarkedPolicy: CertificatePolicy {
     let anchorFingerprints: Set<[UInt8]>
     let markers = AppleReceiptMarkersPolicy()
 
+    /// A policy that skips the markers for signers among `anchors`.
     public init(anchors: [Certificate]) {
         anchorFingerprints = Set(anchors.map(\.fingerprint))
     }
 
+    /// Nil for a signer that is an anchor; otherwise `AppleReceiptMarkersPolicy`'s answer.
     public func check(_ chain: [Certificate], at time: ASN1Time) -> PolicyFailure? {
         if anchorFingerprints.contains(chain[0].fingerprint) { return nil }
         return markers.check(chain, at: time)

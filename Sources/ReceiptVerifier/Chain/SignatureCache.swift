@@ -21,6 +21,7 @@ public final class SignatureCache: @unchecked Sendable {
     // @unchecked: every stored property is either immutable or guarded by `lock`.
     // (Synchronization.Mutex would say so to the compiler but needs macOS 15.)
 
+    /// What the cache has done and holds, for tests and benchmarks to check that it is used.
     public struct Statistics: Hashable, Sendable {
         /// Lookups that found a verified pair.
         public var hits = 0
@@ -95,11 +96,13 @@ public final class SignatureCache: @unchecked Sendable {
     }
     private var counters = Statistics()
 
+    /// An empty cache holding at most `capacity` entries of each kind; precondition: at least 1.
     public init(capacity: Int = 1024) {
         precondition(capacity > 0, "a cache needs room for at least one pair")
         self.capacity = capacity
     }
 
+    /// A snapshot of the counters and sizes.
     public var statistics: Statistics {
         lock.withLock {
             var snapshot = counters
@@ -110,6 +113,7 @@ public final class SignatureCache: @unchecked Sendable {
         }
     }
 
+    /// Forgets every entry and resets the counters.
     public func removeAll() {
         lock.withLock {
             verified.removeAll()

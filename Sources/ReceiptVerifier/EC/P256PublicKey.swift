@@ -2,6 +2,7 @@ import BER
 import Crypto
 import Foundation
 
+/// The identifiers of P-256 keys and ECDSA signatures, which App Store JWS chains use.
 extension OID {
     /// id-ecPublicKey (RFC 5480 §2.1.1).
     public static let ecPublicKey: OID = "1.2.840.10045.2.1"
@@ -20,6 +21,7 @@ public struct P256PublicKey: Sendable {
     /// swift-crypto's key (not `Sendable`, so made from the checked bytes when needed).
     public var key: P256.Signing.PublicKey { try! P256.Signing.PublicKey(x963Representation: x963Representation) }
 
+    /// A key from its uncompressed point, refused unless it is 65 bytes starting `04` and on the curve.
     public init(x963Representation bytes: [UInt8]) throws(CertificateError) {
         guard bytes.count == 65, bytes.first == 0x04 else {
             throw CertificateError(.invalidPublicKey, at: 0, path: [],

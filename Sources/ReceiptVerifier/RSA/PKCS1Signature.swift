@@ -3,10 +3,12 @@ import Foundation
 
 /// The outcome of a signature check: a value, not a thrown error.
 public enum SignatureCheck: Hashable, Sendable {
+    /// The signature verifies.
     case valid
     /// The signature does not verify: a stable code, and a text saying which step refused it.
     case invalid(SignatureFailure, String)
 
+    /// True for `valid`.
     public var isValid: Bool { self == .valid }
 
     /// The code of an invalid signature; nil for a valid one.

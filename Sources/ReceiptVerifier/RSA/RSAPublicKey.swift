@@ -11,8 +11,11 @@ public struct RSAPublicKey: Sendable, Hashable {
 
     /// Why magnitude bytes are not an acceptable key.
     public enum KeyError: Error, Hashable, Sendable {
+        /// The modulus is outside `supportedModulusBits`.
         case unsupportedModulusSize(bits: Int)
+        /// The modulus is even, so not a product of two odd primes.
         case evenModulus
+        /// The exponent is even, below 3 or not below 2^32.
         case invalidExponent
     }
 
@@ -46,10 +49,12 @@ public struct RSAPublicKey: Sendable, Hashable {
         self.modulusBits = bits
     }
 
+    /// Equal when modulus and exponent are equal.
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
         lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
     }
 
+    /// Hashes modulus and exponent, as equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(modulus)
         hasher.combine(exponent)

@@ -10,8 +10,10 @@ import Receipt
 /// second (`now` has no fraction; the expiry's fraction is dropped), so an expiry of
 /// 12:00:00.500 is expired from 12:00:00.
 public struct ReceiptExpirationPolicy: ReceiptPolicy {
+    /// The policy; it has no settings.
     public init() {}
 
+    /// `receiptExpired` when attribute 21 is at or before `now`.
     public func check(_ receipt: AppReceipt, now: ASN1Time) -> PolicyFailure? {
         guard let expiration = receipt.expirationDate, expiration.secondsSince1970 <= now.secondsSince1970 else {
             return nil

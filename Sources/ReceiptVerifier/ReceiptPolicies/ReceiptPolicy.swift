@@ -4,6 +4,7 @@ import Receipt
 /// One rule a decoded receipt must satisfy once its signature and chain verified.
 /// `now` is the caller's clock reading, never read inside a policy.
 public protocol ReceiptPolicy: Sendable {
+    /// The failure `receipt` has under this rule at `now`, or nil when it passes.
     func check(_ receipt: AppReceipt, now: ASN1Time) -> PolicyFailure?
 }
 

@@ -37,15 +37,19 @@ public enum DeviceCheck: Sendable, Hashable {
 public struct ReceiptValidator: Sendable {
     /// What the app knows about itself: the inputs of the standard receipt policies.
     public struct Options: Sendable, Hashable {
+        /// The app's bundle identifier, which attribute 2 must equal.
         public var bundleIdentifier: String
         /// Nil: the app version is not checked.
         public var appVersion: String?
+        /// The device whose hash attribute 5 must be, or `skip`.
         public var device: DeviceCheck
+        /// When the chain is validated: the receipt's creation date by default, as Apple does.
         public var chainValidationTime: ChainValidationTime
         /// Require Apple's marker extensions on the signer and its issuer (not for
         /// signers the caller trusts directly, such as Xcode's StoreKit certificate).
         public var requireAppleMarkers: Bool
 
+        /// The app's inputs; by default the chain is validated at the creation date and Apple's markers are required.
         public init(bundleIdentifier: String, appVersion: String? = nil, device: DeviceCheck,
                     chainValidationTime: ChainValidationTime = .creationDate, requireAppleMarkers: Bool = true) {
             self.bundleIdentifier = bundleIdentifier
@@ -70,8 +74,11 @@ public struct ReceiptValidator: Sendable {
         }
     }
 
+    /// The container's signature and chain check (step 3).
     public let signedDataVerifier: SignedDataVerifier
+    /// The payload's checks (step 4), in order.
     public let receiptPolicies: [any ReceiptPolicy]
+    /// When the chain is validated.
     public let chainValidationTime: ChainValidationTime
     /// Verified (issuer, certificate) signatures shared across calls; nil: none.
     public let cache: SignatureCache?

@@ -10,6 +10,7 @@ import Receipt
 ///
 /// Verification never throws for bad input: every outcome is a `Verdict`.
 public struct Verdict: Sendable, CustomStringConvertible {
+    /// The stable reason code: `valid`, or the first check that failed.
     public let reason: VerdictReason
     /// Which chain rule refused the receipt, when the chain did (always so for
     /// `untrusted-chain`; also for a certificate that `expired`, is `not-yet-valid`,
@@ -19,12 +20,14 @@ public struct Verdict: Sendable, CustomStringConvertible {
     /// `signature-invalid`, unless a certificate's signature in the chain failed: that
     /// is the chain failure `signature-invalid`); nil otherwise.
     public let signatureFailure: SignatureFailure?
+    /// What was found, in words: which field, which certificate, which value.
     public let detail: String
     /// The decoded payload, whenever it decoded (also for most invalid verdicts).
     public let receipt: AppReceipt?
     /// Signer first, trust anchor last, once signature and chain verified; else empty.
     public let chain: [Certificate]
 
+    /// A verdict with a reason that is neither a chain nor a signature failure.
     public init(_ reason: VerdictReason, _ detail: String, receipt: AppReceipt? = nil, chain: [Certificate] = []) {
         self.reason = reason
         chainFailure = nil
@@ -64,11 +67,13 @@ public struct Verdict: Sendable, CustomStringConvertible {
         self.chain = chain
     }
 
+    /// True when the reason is `valid`.
     public var isValid: Bool { reason == .valid }
 
     /// `valid` or `invalid`, as in the manifest's `expected.verdict`.
     public var verdict: VerdictKind { reason.verdict }
 
+    /// `valid (valid): …` or `invalid (reason): detail`.
     public var description: String { "\(verdict) (\(reason.rawValue)): \(detail)" }
 
     /// The same verdict with the decoded receipt attached.

@@ -4,6 +4,7 @@
 import BER
 import Receipt
 
+/// Which digests the verifier accepts.
 extension DigestAlgorithm {
     /// The digests receipts and their certificates are signed with. Every other
     /// `DigestAlgorithm` (MD5, SHA-384, SHA-512) is refused as `unsupported-algorithm`.
@@ -18,9 +19,13 @@ extension DigestAlgorithm {
 /// digestAlgorithm; in a certificate it leaves the hash unknown, and the chain
 /// verifier reports `unsupported-algorithm` rather than guess one.
 public enum SignatureAlgorithm: String, Sendable, CaseIterable {
+    /// RSA with the hash the context names (a SignerInfo's digestAlgorithm).
     case rsaEncryption
+    /// RSA PKCS #1 v1.5 over SHA-1.
     case sha1WithRSAEncryption
+    /// RSA PKCS #1 v1.5 over SHA-256.
     case sha256WithRSAEncryption
+    /// ECDSA P-256 over SHA-256, for App Store JWS chains only.
     case ecdsaWithSHA256
 
     /// The RSA algorithms receipts accept (ECDSA is nil here).
@@ -39,6 +44,7 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// The algorithm's identifier.
     public var oid: OID {
         switch self {
         case .rsaEncryption: return .rsaEncryption

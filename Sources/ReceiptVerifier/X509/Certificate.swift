@@ -4,14 +4,18 @@ import Crypto
 /// `Validity ::= SEQUENCE { notBefore Time, notAfter Time }`, both ends inclusive
 /// (RFC 5280 §4.1.2.5).
 public struct Validity: Hashable, Sendable {
+    /// The first instant the certificate is valid.
     public var notBefore: ASN1Time
+    /// The last instant the certificate is valid.
     public var notAfter: ASN1Time
 
+    /// A validity period from its two ends, both inclusive.
     public init(notBefore: ASN1Time, notAfter: ASN1Time) {
         self.notBefore = notBefore
         self.notAfter = notAfter
     }
 
+    /// True when `time` is within the period, ends included.
     public func contains(_ time: ASN1Time) -> Bool { notBefore <= time && time <= notAfter }
 }
 
@@ -32,11 +36,17 @@ public struct Certificate: Sendable {
     public var version: Int { storage.fields.version }
     /// The serial number's magnitude, big-endian, no leading zero bytes (one 00 for zero).
     public var serialNumber: ArraySlice<UInt8> { storage.fields.serialNumber }
+    /// The algorithm the issuer signed with (inner and outer identifiers are checked equal).
     public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
+    /// Who issued the certificate.
     public var issuer: DistinguishedName { storage.fields.issuer }
+    /// When the certificate is valid.
     public var validity: Validity { storage.fields.validity }
+    /// Whom the certificate names.
     public var subject: DistinguishedName { storage.fields.subject }
+    /// The subject's public key.
     public var publicKey: CertificatePublicKey { storage.fields.publicKey }
+    /// The extensions the verifier reads, and every extension's identifier.
     public var extensions: CertificateExtensions { storage.fields.extensions }
     /// The signatureValue BIT STRING's bytes.
     public var signature: ArraySlice<UInt8> { storage.signature }
@@ -115,6 +125,7 @@ public struct Certificate: Sendable {
                           signature: signatureBits.bytes)
     }
 
+    /// Parses a certificate from a whole array (see the slice initialiser).
     public init(_ bytes: [UInt8], rules: BERRules = .ber, keyAlgorithms: CertificateKeyAlgorithms = .rsa) throws(CertificateError) {
         try self.init(bytes[...], rules: rules, keyAlgorithms: keyAlgorithms)
     }

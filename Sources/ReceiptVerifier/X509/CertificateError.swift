@@ -6,6 +6,7 @@ import BER
 ///
 /// Errors compare equal by `code` and `encodingCode` only, like `BERError`.
 public struct CertificateError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the certificate, as a stable code: errors compare by it.
     public enum Code: String, Sendable, CaseIterable {
         /// The bytes break a BER rule or do not follow the X.509 schema; see `encodingCode`.
         case malformedEncoding
@@ -30,6 +31,7 @@ public struct CertificateError: Error, Hashable, Sendable, CustomStringConvertib
         case duplicateExtension
     }
 
+    /// What is wrong.
     public var code: Code
     /// For `malformedEncoding`: the BER rule broken (nil for schema-level faults).
     public var encodingCode: BERError.Code?
@@ -37,8 +39,10 @@ public struct CertificateError: Error, Hashable, Sendable, CustomStringConvertib
     public var offset: Int
     /// Schema path, outermost first (`["certificate", "tbsCertificate", "extensions[2]"]`).
     public var path: [String]
+    /// Why, in words.
     public var reason: String
 
+    /// An error with its code, byte offset, schema path and reason.
     public init(_ code: Code, at offset: Int, path: [String], _ reason: String) {
         self.code = code
         self.encodingCode = nil
@@ -67,16 +71,19 @@ public struct CertificateError: Error, Hashable, Sendable, CustomStringConvertib
     /// The path joined with dots (`certificate.tbsCertificate.extensions[2]`).
     public var pathDescription: String { BERError.describe(path: path) }
 
+    /// `code at byte offset in path: reason`, with the encoding error's code beside a `malformedEncoding`.
     public var description: String {
         let what = encodingCode.map { "\(code.rawValue)(\($0.rawValue))" } ?? code.rawValue
         let place = path.isEmpty ? "" : " in \(pathDescription)"
         return "\(what) at byte \(offset)\(place): \(reason)"
     }
 
+    /// Equal when the codes (and encoding codes) are equal: offsets, paths and wording are not compared.
     public static func == (lhs: CertificateError, rhs: CertificateError) -> Bool {
         lhs.code == rhs.code && lhs.encodingCode == rhs.encodingCode
     }
 
+    /// Hashes the codes, as equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(encodingCode)

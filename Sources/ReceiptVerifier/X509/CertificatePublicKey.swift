@@ -6,7 +6,9 @@ import Receipt
 /// (an EC key or ECDSA signature there stays `unsupportedAlgorithm`); App Store JWS
 /// chains are P-256 with ecdsa-with-SHA256.
 public enum CertificateKeyAlgorithms: Sendable, Hashable {
+    /// RSA keys and signatures only: what receipts use.
     case rsa
+    /// RSA, and P-256 keys with ecdsa-with-SHA256 signatures: what App Store JWS chains use.
     case rsaAndP256
 
     var allowsP256: Bool { self == .rsaAndP256 }
@@ -14,7 +16,9 @@ public enum CertificateKeyAlgorithms: Sendable, Hashable {
 
 /// A certificate's subject public key: RSA or NIST P-256.
 public enum CertificatePublicKey: Sendable {
+    /// An RSA key.
     case rsa(RSAPublicKey)
+    /// A NIST P-256 key.
     case p256(P256PublicKey)
 
     /// The RSA key, or nil for an EC key.

@@ -99,6 +99,7 @@ public enum CertificateSyntax {
         try checkTBS(tbs, path: root + ["tbsCertificate"], decoder)
     }
 
+    /// Checks a whole array as a certificate's syntax (see the slice form).
     public static func check(_ bytes: [UInt8], rules: BERRules, decoder: Decoder) throws(CertificateError) {
         try check(bytes[...], rules: rules, decoder: decoder)
     }

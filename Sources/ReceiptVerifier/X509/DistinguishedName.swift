@@ -16,6 +16,7 @@ import Receipt
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// One `AttributeTypeAndValue`.
     public struct Attribute: Sendable, Hashable {
+        /// The attribute's type (`commonName`, `organizationName`, …).
         public let type: OID
         /// The value's whole encoding (tag, length, contents) as received.
         public let encodedValue: ArraySlice<UInt8>

@@ -2,10 +2,12 @@ import BER
 
 /// `basicConstraints` (RFC 5280 §4.2.1.9).
 public struct BasicConstraints: Hashable, Sendable {
+    /// True when the subject is a CA, allowed to sign certificates.
     public var isCertificateAuthority: Bool
     /// The most non-self-issued intermediates that may follow this CA; nil: no limit.
     public var pathLengthConstraint: Int?
 
+    /// Basic constraints from their two fields.
     public init(isCertificateAuthority: Bool, pathLengthConstraint: Int? = nil) {
         self.isCertificateAuthority = isCertificateAuthority
         self.pathLengthConstraint = pathLengthConstraint
@@ -14,17 +16,28 @@ public struct BasicConstraints: Hashable, Sendable {
 
 /// `keyUsage` (RFC 5280 §4.2.1.3): bit n of the BIT STRING is `1 << n` here.
 public struct KeyUsage: OptionSet, Hashable, Sendable {
+    /// The bits, bit n of the BIT STRING as `1 << n`.
     public let rawValue: UInt16
+    /// Key usages from their bits.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Bit 0: signatures other than on certificates and CRLs.
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    /// Bit 1: content commitment.
     public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+    /// Bit 2: encrypting keys.
     public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    /// Bit 3: encrypting data directly.
     public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    /// Bit 4: key agreement.
     public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    /// Bit 5: signing certificates (CAs).
     public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    /// Bit 6: signing revocation lists.
     public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    /// Bit 7: with key agreement, encipher only.
     public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    /// Bit 8: with key agreement, decipher only.
     public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 }
 
@@ -39,7 +52,9 @@ public struct KeyUsage: OptionSet, Hashable, Sendable {
 public struct CertificateExtensions: Sendable {
     /// `Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }`.
     public struct Extension: Sendable {
+        /// The extension's identifier.
         public let oid: OID
+        /// True when a verifier that does not understand the extension must refuse the certificate.
         public let isCritical: Bool
         /// The contents of extnValue: the extension's own DER encoding.
         public let value: ArraySlice<UInt8>
@@ -47,8 +62,11 @@ public struct CertificateExtensions: Sendable {
 
     /// Every extension, in encoding order (no OID twice).
     public let all: [Extension]
+    /// The decoded basicConstraints, or nil when absent.
     public let basicConstraints: BasicConstraints?
+    /// The decoded keyUsage, or nil when absent.
     public let keyUsage: KeyUsage?
+    /// The extendedKeyUsage purposes, or nil when absent.
     public let extendedKeyUsage: [OID]?
 
     /// OIDs of the extensions decoded or acted on (see the type's comment).
@@ -60,6 +78,7 @@ public struct CertificateExtensions: Sendable {
     /// No extensions (v1 and v2 certificates).
     static let none = CertificateExtensions(all: [], basicConstraints: nil, keyUsage: nil, extendedKeyUsage: nil)
 
+    /// True when the certificate has an extension with `oid`.
     public func contains(_ oid: OID) -> Bool { all.contains { $0.oid == oid } }
 
     /// Apple's "Worldwide Developer Relations" intermediate marker (1.2.840.113635.100.6.2.1).
@@ -192,6 +211,7 @@ public struct CertificateExtensions: Sendable {
     }
 }
 
+/// The extended key usage extension, which the verifier decodes.
 extension OID {
     /// `id-ce-extKeyUsage` (RFC 5280 §4.2.1.12).
     public static let extendedKeyUsage: OID = "2.5.29.37"
