@@ -11,7 +11,8 @@ import StoreServerAPI
 /// without requests, so a ticker looks at them every `clockTick` (collecting the events
 /// the clock brought, and waking the loops for retries it made due).
 ///
-/// On graceful shutdown the loops stop after the attempts in flight (at most a timeout).
+/// On graceful shutdown the loops stop after the batch in flight (at most a timeout),
+/// however many attempts are due.
 struct NotificationCourierService: Service {
     let notifications: ServerNotifications
     let sender: any WebhookSender
@@ -29,7 +30,8 @@ struct NotificationCourierService: Service {
                     guard let url = channel.url else { continue }
                     let courier = NotificationCourier(outbox: channel.outbox, sender: sender, url: url,
                                                       maximumConcurrentAttempts: maximumConcurrentAttempts)
-                    group.addTask { await deliver(channel, courier) }
+                    // Cancelled on shutdown, so a backlog stops between batches (NotificationCourier.deliverDue).
+                    group.addTask { await cancelWhenGracefulShutdown { await deliver(channel, courier) } }
                 }
                 if let clockTick {
                     group.addTask { await tick(every: clockTick) }

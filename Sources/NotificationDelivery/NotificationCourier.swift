@@ -35,27 +35,27 @@ public struct NotificationCourier: Sendable {
     @discardableResult
     public func deliverDue(upTo now: StoreInstant) async -> [Report] {
         var reports: [Report] = []
-        while true {
-            let claims = outbox.claimDue(upTo: now)
-            guard !claims.isEmpty else { return reports }
-            for start in stride(from: 0, to: claims.count, by: maximumConcurrentAttempts) {
-                let batch = claims[start..<min(start + maximumConcurrentAttempts, claims.count)]
-                let outcomes = await withTaskGroup(of: (Int, WebhookOutcome).self) { group in
-                    for (offset, claim) in batch.enumerated() {
-                        group.addTask { (offset, await sender.post(claim.notification.body, to: url)) }
-                    }
-                    var outcomes = [WebhookOutcome?](repeating: nil, count: batch.count)
-                    for await (offset, outcome) in group { outcomes[offset] = outcome }
-                    return outcomes
+        // A batch at a time, and none after cancellation: a server shutting down with a
+        // backlog of thousands stops after the attempts in flight.
+        while !Task.isCancelled {
+            let batch = outbox.claimDue(upTo: now, limit: maximumConcurrentAttempts)
+            guard !batch.isEmpty else { break }
+            let outcomes = await withTaskGroup(of: (Int, WebhookOutcome).self) { group in
+                for (offset, claim) in batch.enumerated() {
+                    group.addTask { (offset, await sender.post(claim.notification.body, to: url)) }
                 }
-                for (claim, outcome) in zip(batch, outcomes) {
-                    guard let outcome else { preconditionFailure("every attempt of the batch reports") }
-                    outbox.record(claim, result: outcome.result, detail: outcome.detail)
-                    let uuid = claim.notification.notificationUUID
-                    reports.append(Report(notificationUUID: uuid, attempt: claim.attempt, attemptDate: claim.attemptDate,
-                                          outcome: outcome, nextAttemptDate: outbox.record(notificationUUID: uuid)?.nextAttemptDate))
-                }
+                var outcomes = [WebhookOutcome?](repeating: nil, count: batch.count)
+                for await (offset, outcome) in group { outcomes[offset] = outcome }
+                return outcomes
+            }
+            for (claim, outcome) in zip(batch, outcomes) {
+                guard let outcome else { preconditionFailure("every attempt of the batch reports") }
+                outbox.record(claim, result: outcome.result, detail: outcome.detail)
+                let uuid = claim.notification.notificationUUID
+                reports.append(Report(notificationUUID: uuid, attempt: claim.attempt, attemptDate: claim.attemptDate,
+                                      outcome: outcome, nextAttemptDate: outbox.record(notificationUUID: uuid)?.nextAttemptDate))
             }
         }
+        return reports
     }
 }

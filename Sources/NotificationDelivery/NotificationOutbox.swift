@@ -54,11 +54,13 @@ public final class NotificationOutbox: @unchecked Sendable {
 
     /// Claims every attempt due at or before `now` that is not already claimed, the
     /// earliest first (queue order among equals).
-    public func claimDue(upTo now: StoreInstant) -> [Claim] {
+    /// At most `limit` of them: a courier claims a batch at a time, so one that stops
+    /// between batches leaves the rest unclaimed.
+    public func claimDue(upTo now: StoreInstant, limit: Int = .max) -> [Claim] {
         lock.lock()
         defer { lock.unlock() }
         var claims: [Claim] = []
-        while let first = pending.first, first.date <= now {
+        while claims.count < limit, let first = pending.first, first.date <= now {
             let item = pending.removeFirst()
             records[item.position].inFlight = true
             claims.append(Claim(notification: records[item.position].notification,

@@ -138,6 +138,28 @@ final class DeliveryTests: XCTestCase {
         }
     }
 
+    func testACancelledCourierStopsAfterTheBatchInFlight() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(30))
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .sandbox)
+            for number in 40..<50 { try outbox.enqueue(notification(number), at: Self.start) }
+            let courier = NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/hang", maximumConcurrentAttempts: 2)
+            let delivering = Task { await courier.deliverDue(upTo: Self.start) }
+            // The first batch of two reaches the webhook and hangs there.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while webhook.requests.count < 2 {
+                guard ContinuousClock.now < deadline else { return XCTFail("the first batch never arrived") }
+                try await Task.sleep(for: .milliseconds(10))  // polling the webhook's record, not a stand-in for it
+            }
+            delivering.cancel()
+            webhook.releaseHanging()
+            let reports = await delivering.value
+            XCTAssertEqual(reports.count, 2, "only the batch in flight: \(reports)")
+            XCTAssertEqual(outbox.claimDue(upTo: Self.start).count, 8, "the rest stay queued, unclaimed")
+        }
+        await sender.shutdown()
+    }
+
     func testTheOutboxRefusesADuplicateAndHandsAnAttemptOutOnce() throws {
         let outbox = NotificationOutbox(schedule: .production)
         try outbox.enqueue(notification(30), at: Self.start)
