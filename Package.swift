@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
         .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
         .library(name: "NotificationDelivery", targets: ["NotificationDelivery"]),
+        .library(name: "StoreScenarios", targets: ["StoreScenarios"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -131,6 +132,12 @@ let package = Package(
             ]
         ),
 
+        // Lifecycles as fixtures: scripts of control and Server API actions, run on a fresh store into a
+        // transcript (every notification signed, the Server API's answers and the receipt after each step)
+        // and an HTML page. No HTTP: delivery to a webhook is the caller's (`ScenarioNotificationObserver`).
+        .target(name: "StoreScenarios", dependencies: ["AppInput", "CheckReport", "ForgeCA", "LocalAppStore", "StoreControlAPI", "StoreServerAPI", "StoreNotifications",
+                                                       "StoreKit2", "StrictJSON"]),
+
         // MARK: Server and CLI
         // `forge serve`: the verifyReceipt look-alike and the Server API over HTTP (Hummingbird 2; no library depends on it).
         .target(
@@ -151,6 +158,7 @@ let package = Package(
                 "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
                 "StoreKit2Verifier", "StrictJSON", "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI",
+                "StoreNotifications", "NotificationDelivery", "StoreScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -207,7 +215,12 @@ let package = Package(
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
-        .testTarget(name: "ForgeCLITests", dependencies: ["ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "ForgeCLITests", dependencies: [
+            "ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport",
+            // `forge notify` against a webhook on 127.0.0.1.
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
@@ -243,6 +256,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // Scenarios: the catalogue against its expected notifications and Apple's verifier, transcripts stable, scripts strict.
+        .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA",
+                                                                 "StoreKit2", "StrictJSON", "TestSupport"]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
         .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),

@@ -16,7 +16,8 @@ struct ForgeCommand: AsyncParsableCommand {
             \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
-                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeCommand.self],
+                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeCommand.self,
+                      ScenarioCommand.self, NotifyCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }

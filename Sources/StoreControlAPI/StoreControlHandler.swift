@@ -76,65 +76,7 @@ public struct StoreControlHandler: Sendable {
 
     /// Decodes the verb's body, then applies it in one write.
     private func perform(_ verb: ControlVerb, body: [UInt8], on store: LocalAppStore) throws(ControlError) -> StoreActionResult {
-        let action: (inout StoreState) throws(StoreError) -> StoreActionResult
-        switch verb {
-        case .buyProduct:
-            action = try decode(BuyProductRequest.self, from: body).apply
-        case .forceRenewalOfSubscription:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.forceRenewalOfSubscription(originalTransactionId: request.originalTransactionId) }
-        case .expireSubscription:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.expireSubscription(originalTransactionId: request.originalTransactionId) }
-        case .failRenewal:
-            action = try decode(FailRenewalRequest.self, from: body).apply
-        case .recoverBilling:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.recoverBilling(originalTransactionId: request.originalTransactionId) }
-        case .disableAutoRenewForTransaction:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.disableAutoRenew(originalTransactionId: request.originalTransactionId) }
-        case .enableAutoRenewForTransaction:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.enableAutoRenew(originalTransactionId: request.originalTransactionId) }
-        case .changeRenewalProduct:
-            action = try decode(ChangeRenewalProductRequest.self, from: body).apply
-        case .refundTransaction:
-            action = try decode(RefundTransactionRequest.self, from: body).apply
-        case .declineRefund:
-            let request = try decode(TransactionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.declineRefund(transactionId: request.transactionId) }
-        case .reverseRefund:
-            let request = try decode(TransactionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.reverseRefund(transactionId: request.transactionId) }
-        case .revokeTransaction:
-            let request = try decode(TransactionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.revokeTransaction(transactionId: request.transactionId) }
-        case .requestConsumptionInformation:
-            action = try decode(ConsumptionRequest.self, from: body).apply
-        case .priceIncrease:
-            action = try decode(PriceIncreaseRequest.self, from: body).apply
-        case .acceptPriceIncrease:
-            let request = try decode(SubscriptionRequest.self, from: body)
-            action = { state throws(StoreError) in try state.acceptPriceIncrease(originalTransactionId: request.originalTransactionId) }
-        case .advanceClock:
-            action = try decode(AdvanceClockRequest.self, from: body).apply
-        case .clearTransactions:
-            let request = try decode(CustomerRequest.self, from: body)
-            action = { state throws(StoreError) in try state.clearTransactions(customer: request.customer) }
-        case .resetToDefaultState:
-            _ = try decode(EmptyRequest.self, from: body)
-            // The store keeps its default state: no rebuild under the lock.
-            store.resetToDefaultState()
-            return StoreActionResult()
-        case .state, .receipt:
-            preconditionFailure("\(verb) reads the store, it performs nothing")
-        }
-        do throws(StoreError) {
-            return try store.write(action)
-        } catch {
-            throw ControlError(error)
-        }
+        try ControlAction(verb, body: body).perform(on: store)
     }
 
     /// Mints the customer's receipt at the store's instant (`LocalAppStore.receipt`).
@@ -153,12 +95,7 @@ public struct StoreControlHandler: Sendable {
         }
     }
 
-    /// The body through the strict parser (RFC 8259) and `Request`'s strict decoding.
     private func decode<Request: Decodable>(_ type: Request.Type, from body: [UInt8]) throws(ControlError) -> Request {
-        do throws(JSONInputError) {
-            return try JSONInput.parse(body.isEmpty ? Array("{}".utf8) : body, file: "body").decode(type)
-        } catch {
-            throw ControlError(error)
-        }
+        try ControlAction.decode(type, from: body)
     }
 }

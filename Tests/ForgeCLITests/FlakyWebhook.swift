@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A webhook on 127.0.0.1 (an ephemeral port) that answers 500 to the first
+/// `failures` requests and 200 after, recording each body: the other end of
+/// `forge notify` in a test.
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
+final class FlakyWebhook: @unchecked Sendable {
+    // @unchecked: `bodies` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var bodies: [[UInt8]] = []
+    let failures: Int
+
+    init(failures: Int) {
+        self.failures = failures
+    }
+
+    var received: [[UInt8]] { lock.withLock { bodies } }
+
+    private func answer(_ body: [UInt8]) -> HTTPResponse.Status {
+        lock.withLock {
+            bodies.append(body)
+            return bodies.count <= failures ? .internalServerError : .ok
+        }
+    }
+
+    /// Runs `body` with the webhook's URL, then stops the webhook.
+    static func with<T: Sendable>(failures: Int, _ body: (FlakyWebhook, String) async throws -> T) async throws -> T {
+        let webhook = FlakyWebhook(failures: failures)
+        let router = Router()
+        router.post("notifications") { request, _ -> Response in
+            let bytes = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+            return Response(status: webhook.answer(bytes))
+        }
+        let ports = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "flaky-webhook")
+        logger.logLevel = .warning
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
+                              logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = ports.stream.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            await group.triggerGracefulShutdown()
+            throw CocoaError(.featureUnsupported)
+        }
+        defer { running.cancel() }
+        do {
+            let result = try await body(webhook, "http://127.0.0.1:\(port)/notifications")
+            await group.triggerGracefulShutdown()
+            _ = await running.result
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await running.result
+            throw error
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ForgeCA
+import Foundation
+import LocalAppStore
+import StoreKit2
+import StoreNotifications
+import StoreScenarios
+import StrictJSON
+import TestSupport
+import XCTest
+
+final class ScenarioCatalogueTests: XCTestCase {
+    func testTheCatalogueCoversTheIssuesLifecycles() {
+        let names = Scenario.catalogue.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count, "names are unique")
+        let kinds = Set(Scenario.catalogue.flatMap { $0.expectedNotifications ?? [] }.map(\.description))
+        for required in ["SUBSCRIBED/INITIAL_BUY", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW", "DID_RENEW/BILLING_RECOVERY",
+                         "DID_FAIL_TO_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/VOLUNTARY",
+                         "EXPIRED/BILLING_RETRY", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
+                         "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "REFUND", "REFUND_DECLINED", "REFUND_REVERSED", "CONSUMPTION_REQUEST",
+                         "REVOKE", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "OFFER_REDEEMED/INITIAL_BUY",
+                         "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY", "TEST", "ONE_TIME_CHARGE"] {
+            XCTAssertTrue(kinds.contains(required), "no scenario expects \(required)")
+        }
+    }
+
+    /// Each scenario emits exactly the notifications it expects, in order, and the
+    /// transcript is the same bytes on a second run.
+    func testEachScenarioEmitsItsExpectedNotificationsTheSameEveryRun() async throws {
+        for scenario in Scenario.catalogue {
+            let first = try await ScenarioRunner().run(scenario)
+            XCTAssertEqual(first.notificationSequence, scenario.expectedNotifications?.map(\.description), scenario.name)
+            let second = try await ScenarioRunner().run(scenario)
+            XCTAssertEqual(ScenarioRunner.encode(first), ScenarioRunner.encode(second), scenario.name)
+        }
+    }
+
+    /// A notification's nested JWS are the Server API's answers at its step: its
+    /// transaction is byte for byte the history's entry of that id, and the last
+    /// notification of a subscription in a step carries the statuses' renewal info and
+    /// status (when the event happened at the step's final instant, as the API's
+    /// answers are signed then).
+    func testNestedJWSAreTheServerAPIsAnswersAtTheStep() async throws {
+        var transactionsCompared = 0
+        var renewalsCompared = 0
+        for scenario in Scenario.catalogue {
+            let transcript = try await ScenarioRunner().run(scenario)
+            let json = try JSONValue(json: Data(ScenarioRunner.encode(transcript)))
+            for step in json["steps"]?.arrayValue ?? [] {
+                guard let answers = step["serverAPI"], step["storeInstant"] != nil else { continue }
+                let instant = step["storeInstant"]?.integer(Int64.self)
+                var history: [String: String] = [:]
+                for page in answers["transactionHistory"]?.arrayValue ?? [] {
+                    for signed in page["signedTransactions"]?.arrayValue ?? [] {
+                        let text = try XCTUnwrap(signed.stringValue)
+                        let id = try XCTUnwrap(try JSONValue(json: Data(CompactJWS(text).payload))["transactionId"]?.stringValue)
+                        history[id] = text
+                    }
+                }
+                var statuses: [String: (status: Int?, renewal: String?)] = [:]
+                for group in answers["subscriptionStatuses"]?["data"]?.arrayValue ?? [] {
+                    for last in group["lastTransactions"]?.arrayValue ?? [] {
+                        statuses[last["originalTransactionId"]?.stringValue ?? ""] = (last["status"]?.intValue, last["signedRenewalInfo"]?.stringValue)
+                    }
+                }
+                let notifications = (step["notifications"]?.arrayValue ?? []).filter { $0["signedDate"]?.integer(Int64.self) == instant }
+                for (offset, notification) in notifications.enumerated() {
+                    let data = notification["payload"]?["data"]
+                    guard let signedTransaction = data?["signedTransactionInfo"]?.stringValue,
+                          let transaction = notification["transactionInfo"] else { continue }
+                    let id = try XCTUnwrap(transaction["transactionId"]?.stringValue)
+                    // Another customer's transaction (a family purchaser's) is not in this customer's history.
+                    if let answered = history[id] {
+                        XCTAssertEqual(signedTransaction, answered, "\(scenario.name) \(notification["kind"]?.stringValue ?? "")")
+                        transactionsCompared += 1
+                    }
+                    let original = transaction["originalTransactionId"]?.stringValue ?? ""
+                    let isLastOfItsSubscription = !notifications[(offset + 1)...].contains {
+                        $0["transactionInfo"]?["originalTransactionId"]?.stringValue == original
+                    }
+                    if isLastOfItsSubscription, let status = statuses[original] {
+                        XCTAssertEqual(data?["signedRenewalInfo"]?.stringValue, status.renewal, "\(scenario.name) \(id)")
+                        XCTAssertEqual(data?["status"]?.intValue, status.status, "\(scenario.name) \(id)")
+                        renewalsCompared += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(transactionsCompared, 15)
+        XCTAssertGreaterThan(renewalsCompared, 10)
+    }
+
+    /// Apple's `SignedDataVerifier` (the forge's JWS root, online checks off) accepts
+    /// every notification of every scenario and every JWS nested in them, and reads the
+    /// type and subtype each scenario expects.
+    func testApplesVerifierAcceptsEveryNotificationOfEveryScenario() async throws {
+        try PythonOracle.require(module: "appstoreserverlibrary")
+        var signedPayloads: [String] = []
+        var expected: [String] = []
+        for scenario in Scenario.catalogue {
+            let transcript = try await ScenarioRunner().run(scenario)
+            for notification in transcript.steps.flatMap(\.notifications) {
+                signedPayloads.append(notification.signedPayload)
+                expected.append(notification.kind)
+            }
+            XCTAssertEqual(transcript.notificationSequence, scenario.expectedNotifications?.map(\.description))
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let rootFile = scratch.appendingPathComponent("jws-root.cer")
+        try Data(JWSAuthority.committed.root.certificate).write(to: rootFile)
+        struct Input: Encodable {
+            let rootFile: String
+            let bundleId: String
+            let appAppleId: Int64
+            let signedPayloads: [String]
+        }
+        let configuration = ScenarioRunner().configuration
+        let input = try JSONEncoder().encode(Input(rootFile: rootFile.path, bundleId: configuration.app.bundleIdentifier,
+                                                   appAppleId: configuration.appAppleId, signedPayloads: signedPayloads))
+        let result = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.verifierScript]), input: input,
+                                          deadline: .seconds(240))
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let decoded = try XCTUnwrap(JSONValue(json: result.standardOutput).arrayValue)
+        XCTAssertEqual(decoded.map { answer in
+            (answer["notificationType"]?.stringValue ?? "") + (answer["subtype"]?.stringValue.map { "/" + $0 } ?? "")
+        }, expected)
+        XCTAssertEqual(decoded.filter { $0["nested"]?.intValue ?? 0 > 0 }.count, expected.filter { $0 != "TEST" && $0 != "RENEWAL_EXTENSION/SUMMARY" }.count,
+                       "every notification but TEST and SUMMARY nests a verified transaction")
+    }
+
+    private static let verifierScript = #"""
+import json, sys
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+config = json.load(sys.stdin)
+root = open(config["rootFile"], "rb").read()
+verifier = SignedDataVerifier([root], False, Environment.PRODUCTION, config["bundleId"], config["appAppleId"])
+answers = []
+for signed in config["signedPayloads"]:
+    notification = verifier.verify_and_decode_notification(signed)
+    answer = {"notificationType": notification.rawNotificationType, "subtype": notification.rawSubtype, "nested": 0}
+    if notification.data is not None:
+        if notification.data.signedTransactionInfo is not None:
+            verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+            answer["nested"] += 1
+        if notification.data.signedRenewalInfo is not None:
+            verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
+            answer["nested"] += 1
+    answers.append(answer)
+json.dump(answers, sys.stdout)
+"""#
+}
