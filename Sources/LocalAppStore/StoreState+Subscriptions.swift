@@ -1,4 +1,24 @@
 /// When a failed renewal takes effect.
+/// Why `expireSubscription` ends a subscription: the reasons a test can choose (billing
+/// and price-increase expiries come from their own actions).
+public enum ExpirationReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The customer cancelled: expiration intent 1, EXPIRED / VOLUNTARY.
+    case voluntary
+    /// The product was no longer for sale at renewal: intent 4, EXPIRED / PRODUCT_NOT_FOR_SALE.
+    case productNotForSale
+    /// Any other reason: intent 5, EXPIRED with no subtype.
+    case other
+
+    /// The renewal info's `expirationIntent` for this reason.
+    public var intent: ExpirationIntent {
+        switch self {
+        case .voluntary: return .customerCancelled
+        case .productNotForSale: return .productNotAvailable
+        case .other: return .other
+        }
+    }
+}
+
 public enum BillingFailureTiming: String, Sendable, Hashable, Codable, CaseIterable {
     /// The renewal is attempted now and fails: the period ends now.
     case now
@@ -50,15 +70,18 @@ extension StoreState {
     }
 
     /// SKTestSession's `expireSubscription`: the subscription ends now, as if the
-    /// customer had cancelled (expiration intent 1).
+    /// customer had cancelled (expiration intent 1), or for `reason`: the product was
+    /// taken off sale (intent 4, EXPIRED / PRODUCT_NOT_FOR_SALE) or another reason
+    /// (intent 5, EXPIRED with no subtype).
     @discardableResult
-    public mutating func expireSubscription(originalTransactionId: String) throws(StoreError) -> StoreActionResult {
+    public mutating func expireSubscription(originalTransactionId: String,
+                                            reason: ExpirationReason = .voluntary) throws(StoreError) -> StoreActionResult {
         let index = try ownedSubscription(originalTransactionId)
         try requireStatus(index, in: [.active, .billingGracePeriod, .billingRetry], "expire")
         var result = StoreActionResult()
         subscriptions[Int(index)].autoRenewStatus = false
         cutPeriod(index, at: now)
-        expire(index, intent: .customerCancelled, into: &result)
+        expire(index, intent: reason.intent, into: &result)
         return result
     }
 

@@ -27,8 +27,10 @@ public struct ControlAction: Sendable {
             let request = try Self.decode(SubscriptionRequest.self, from: body)
             change = .write { state throws(StoreError) in try state.forceRenewalOfSubscription(originalTransactionId: request.originalTransactionId) }
         case .expireSubscription:
-            let request = try Self.decode(SubscriptionRequest.self, from: body)
-            change = .write { state throws(StoreError) in try state.expireSubscription(originalTransactionId: request.originalTransactionId) }
+            let request = try Self.decode(ExpireSubscriptionRequest.self, from: body)
+            change = .write { state throws(StoreError) in
+                try state.expireSubscription(originalTransactionId: request.originalTransactionId, reason: request.reason)
+            }
         case .failRenewal:
             let request = try Self.decode(FailRenewalRequest.self, from: body)
             change = .write { state throws(StoreError) in try request.apply(to: &state) }

@@ -4,7 +4,7 @@ import StrictJSON
 // The bodies of the verbs that act on an auto-renewable subscription, named by the
 // purchaser's original transaction id.
 
-/// `{"originalTransactionId"}`: forceRenewalOfSubscription, expireSubscription,
+/// `{"originalTransactionId"}`: forceRenewalOfSubscription,
 /// recoverBilling, disable/enableAutoRenewForTransaction, acceptPriceIncrease.
 struct SubscriptionRequest: Decodable {
     var originalTransactionId: String
@@ -16,6 +16,24 @@ struct SubscriptionRequest: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownMembers(CodingKeys.self)
         originalTransactionId = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .originalTransactionId)
+    }
+}
+
+/// `{"originalTransactionId", "reason"?}`: expireSubscription; `reason` is `voluntary`
+/// (the default), `productNotForSale` or `other`.
+struct ExpireSubscriptionRequest: Decodable {
+    var originalTransactionId: String
+    var reason: ExpirationReason
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionId, reason
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownMembers(CodingKeys.self)
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        originalTransactionId = try members.decode(String.self, forKey: .originalTransactionId)
+        reason = try members.optionalChoice(ExpirationReason.self, forKey: .reason) ?? .voluntary
     }
 }
 

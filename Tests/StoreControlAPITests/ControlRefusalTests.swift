@@ -57,6 +57,8 @@ final class ControlRefusalTests: XCTestCase {
         try harness.refused("failRenewal", #"{"originalTransactionId": "1", "gracePeriod": 1}"#, code: "invalidRequest", field: "$.gracePeriod")
         try harness.refused("failRenewal", #"{"originalTransactionId": "1", "gracePeriod": true, "when": "later"}"#,
                             code: "invalidRequest", field: "$.when")
+        try harness.refused("expireSubscription", #"{"originalTransactionId": "1", "reason": "bored"}"#,
+                            code: "invalidRequest", field: "$.reason")
         try harness.refused("refundTransaction", #"{"transactionId": "1", "reason": 2}"#, code: "invalidRequest", field: "$.reason")
         try harness.refused("refundTransaction", #"{"transactionId": 1000000000000001, "reason": 0}"#, code: "invalidRequest",
                             field: "$.transactionId")

@@ -112,6 +112,13 @@ final class ControlVerbTests: XCTestCase {
         XCTAssertEqual(expired.events.map(\.type), ["expired"])
         XCTAssertEqual(harness.subscription(original)?.status, .expired)
         XCTAssertEqual(harness.subscription(original)?.expirationIntent, .customerCancelled)
+
+        for (reason, intent) in [("productNotForSale", ExpirationIntent.productNotAvailable), ("other", .other)] {
+            let another = try harness.subscribe("\(reason)-customer")
+            let ended = try harness.ok("expireSubscription", #"{"originalTransactionId": "\#(another)", "reason": "\#(reason)"}"#)
+            XCTAssertEqual(ended.events.map(\.type), ["expired"])
+            XCTAssertEqual(harness.subscription(another)?.expirationIntent, intent, reason)
+        }
     }
 
     static func changeRenewalProductUpgradesAtOnceAndDowngradesAtRenewal(_ harness: ControlHarness) throws {

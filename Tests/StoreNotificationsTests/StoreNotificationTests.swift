@@ -226,7 +226,9 @@ final class StoreNotificationTests: XCTestCase {
             try $0.buyProduct(customer: "ivan", productId: monthly, offer: .offerCode(id: "SPRING", discount: .payUpFront))
         }
         let jack = try run.step(["SUBSCRIBED/INITIAL_BUY"]) { try $0.buyProduct(customer: "jack", productId: weekly) }
-        try run.step(["EXPIRED/VOLUNTARY"]) { try $0.expireSubscription(originalTransactionId: XCTUnwrap(jack.originalTransactionId)) }
+        try run.step(["EXPIRED/PRODUCT_NOT_FOR_SALE"]) {
+            try $0.expireSubscription(originalTransactionId: XCTUnwrap(jack.originalTransactionId), reason: .productNotForSale)
+        }
         try run.step(["SUBSCRIBED/RESUBSCRIBE"]) { try $0.buyProduct(customer: "jack", productId: monthly) }
         return run
     }
@@ -243,8 +245,7 @@ final class StoreNotificationTests: XCTestCase {
 
         let types = Set(run.notifications.map(\.notificationType)).union([.test])
         XCTAssertEqual(types, Set(NotificationType.allCases), "every type but TEST comes from a store event")
-        // EXPIRED/PRODUCT_NOT_FOR_SALE needs a product withdrawn from sale, which the store cannot do.
-        XCTAssertEqual(Set(run.notifications.compactMap(\.subtype)), Set(NotificationSubtype.allCases).subtracting([.productNotForSale]))
+        XCTAssertEqual(Set(run.notifications.compactMap(\.subtype)), Set(NotificationSubtype.allCases), "every subtype too")
         XCTAssertEqual(Set(run.notifications.map(\.notificationUUID)).count, run.notifications.count, "one UUID per notification")
     }
 
