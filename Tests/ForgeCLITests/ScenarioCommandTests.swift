@@ -67,6 +67,36 @@ final class ScenarioCommandTests: XCTestCase {
         }
     }
 
+    /// `scenario run --notify`: each notification POSTed as it happens (the first
+    /// attempt fails and is retried), and the transcript records every attempt.
+    func testScenarioRunNotifyPostsEachNotificationAndRecordsTheAttempts() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else { throw XCTSkip("Hummingbird 2 needs macOS 14") }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-notify-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: out) }
+        try await FlakyWebhook.with(failures: 1) { webhook, url in
+            let result = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result {
+                        try ForgeProcess.run(["scenario", "run", "refund-declined-reversed", "--notify", url, "--out", out.path])
+                    })
+                }
+            }
+            XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+            let transcript = try JSONValue(json: Data(contentsOf: out.appendingPathComponent("refund-declined-reversed.json")))
+            let notifications = (transcript["steps"]?.arrayValue ?? []).flatMap { $0["notifications"]?.arrayValue ?? [] }
+            XCTAssertEqual(notifications.count, 4)
+            let attempts = notifications.map { ($0["deliveryAttempts"]?.arrayValue ?? []).compactMap { $0["sendAttemptResult"]?.stringValue } }
+            XCTAssertEqual(attempts.first, ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"], "the webhook failed once, the retry delivered")
+            XCTAssertEqual(attempts.dropFirst().map { $0 }, Array(repeating: ["SUCCESS"], count: 3))
+            XCTAssertEqual(webhook.received.count, 5, "four notifications, one of them twice")
+            let posted = Set(webhook.received.map { String(decoding: $0, as: UTF8.self) })
+            for notification in notifications {
+                let body = #"{"signedPayload":"\#(notification["signedPayload"]?.stringValue ?? "")"}"#
+                XCTAssertTrue(posted.contains(body), "the transcript's signedPayload is what was POSTed")
+            }
+        }
+    }
+
     /// Nothing listening: every attempt NO_RESPONSE, a summary, a non-zero exit.
     func testNotifyExitsNonZeroWhenTheWebhookRefuses() throws {
         let result = try ForgeProcess.run(["notify", "http://127.0.0.1:9/", "--scenario", "test-notification", "--environment", "sandbox"])
