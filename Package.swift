@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "NotificationDelivery",
             dependencies: [
-                "AppInput", "LocalAppStore",
+                "AppInput", "ForgeSupport", "LocalAppStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
