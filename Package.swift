@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "StoreServerAPI", targets: ["StoreServerAPI"]),
         .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
         .library(name: "NotificationDelivery", targets: ["NotificationDelivery"]),
+        .library(name: "HTTPWebhook", targets: ["HTTPWebhook"]),
         .library(name: "StoreScenarios", targets: ["StoreScenarios"]),
     ],
     dependencies: [
@@ -120,10 +121,11 @@ let package = Package(
         .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
         // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
         // schedule in store time, the webhook POST (async-http-client) and Apple's sendAttemptResult words.
+        .target(name: "NotificationDelivery", dependencies: ["AppInput", "ForgeSupport", "LocalAppStore"]),
         .target(
-            name: "NotificationDelivery",
+            name: "HTTPWebhook",
             dependencies: [
-                "AppInput", "ForgeSupport", "LocalAppStore",
+                "NotificationDelivery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -143,7 +145,7 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "AppInput", "BER", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
+                "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,7 +160,7 @@ let package = Package(
                 "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
                 "StoreKit2Verifier", "StrictJSON", "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI",
-                "StoreNotifications", "NotificationDelivery", "StoreScenarios",
+                "StoreNotifications", "NotificationDelivery", "HTTPWebhook", "StoreScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -251,7 +253,7 @@ let package = Package(
                                                                      "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
-            "NotificationDelivery", "LocalAppStore", "AppInput", "TestSupport",
+            "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

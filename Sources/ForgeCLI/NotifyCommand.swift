@@ -1,6 +1,7 @@
 import AppInput
 import ArgumentParser
 import Foundation
+import HTTPWebhook
 import LocalAppStore
 import NotificationDelivery
 import StoreNotifications

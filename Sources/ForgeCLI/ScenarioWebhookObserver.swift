@@ -1,5 +1,6 @@
 import AppInput
 import Foundation
+import HTTPWebhook
 import LocalAppStore
 import NotificationDelivery
 import StoreNotifications

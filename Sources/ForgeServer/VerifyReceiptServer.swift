@@ -1,3 +1,4 @@
+import HTTPWebhook
 import Hummingbird
 import Logging
 import NIOCore

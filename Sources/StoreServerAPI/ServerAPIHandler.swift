@@ -130,7 +130,7 @@ public struct ServerAPIHandler: Sendable {
                             signedTransactionInfo: try sign(last.transaction), signedRenewalInfo: try sign(last.renewalInfo))
                     })
             }
-            return try json(ServerAPIResponseBody.Status(
+            return json(ServerAPIResponseBody.Status(
                 environment: configuration.environment.rawValue, bundleId: configuration.app.bundleIdentifier,
                 appAppleId: configuration.appAppleId, data: data))
 
@@ -150,7 +150,7 @@ public struct ServerAPIHandler: Sendable {
                 try state.extendRenewalDate(originalTransactionId: originalTransactionId, days: days, reason: reason,
                                             requestIdentifier: requestIdentifier)
             }
-            return try json(ServerAPIResponseBody.ExtendRenewalDate(
+            return json(ServerAPIResponseBody.ExtendRenewalDate(
                 originalTransactionId: result.originalTransactionId, webOrderLineItemId: result.webOrderLineItemId,
                 success: true, effectiveDate: result.effectiveDate))
 
@@ -164,13 +164,13 @@ public struct ServerAPIHandler: Sendable {
                                                                     requestIdentifier: requestIdentifier,
                                                                     storefrontCountryCodes: body.storefrontCountryCodes)
             }
-            return try json(ServerAPIResponseBody.MassExtendRenewalDate(requestIdentifier: requestIdentifier))
+            return json(ServerAPIResponseBody.MassExtendRenewalDate(requestIdentifier: requestIdentifier))
 
         case .massExtensionStatus(let productId, let requestIdentifier):
             let status = try read(store) { state throws(StoreError) in
                 try state.massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier)
             }
-            return try json(ServerAPIResponseBody.MassExtendRenewalDateStatus(
+            return json(ServerAPIResponseBody.MassExtendRenewalDateStatus(
                 requestIdentifier: status.requestIdentifier, complete: status.complete, completeDate: status.completeDate,
                 succeededCount: status.succeededCount, failedCount: status.failedCount))
 

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NotificationDelivery
 
 /// POSTs notifications as the App Store does: `Content-Type: application/json`, the
 /// body `{"signedPayload": …}`, redirects followed (five at most, a cycle is
