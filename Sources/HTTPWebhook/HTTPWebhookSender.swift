@@ -14,7 +14,7 @@ import NotificationDelivery
 /// How outcomes become Apple's words (Apple lists them without defining them):
 /// 200–206 `SUCCESS`, any other status `UNSUCCESSFUL_HTTP_RESPONSE_CODE`; no answer in
 /// time `TIMED_OUT`; nothing accepting the connection (refused, unreachable, unknown
-/// host) `NO_RESPONSE`; the connection closed before a whole answer `PREMATURE_CLOSE`;
+/// host) `NO_RESPONSE`; the connection closed or reset before a whole answer `PREMATURE_CLOSE`;
 /// a TLS failure `TLS_ISSUE`; an answer that is not HTTP `INVALID_RESPONSE`; another
 /// socket error `SOCKET_ISSUE`; anything else `OTHER`.
 public final class HTTPWebhookSender: WebhookSender {
@@ -109,6 +109,10 @@ public final class HTTPWebhookSender: WebhookSender {
             result = .noResponse
         case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode):
             result = .noResponse
+        // A webhook that closes its socket with the request still unread makes the kernel
+        // answer with a reset instead of an orderly close: the same premature close.
+        case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
+            result = .prematureClose
         case is IOError, is ChannelError:
             result = .socketIssue
         default:
