@@ -49,9 +49,12 @@ public final class HTTPWebhookSender: WebhookSender {
             }
         }
         timeoutAmount = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: timeoutAmount, read: timeoutAmount))
+        // One attempt is one try: a refused connection is NO_RESPONSE at once, and the
+        // retry schedule (Apple's hours, not the client's back-off) decides what comes next.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
