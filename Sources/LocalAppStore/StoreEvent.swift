@@ -85,9 +85,12 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
     /// The product involved, if any.
     public let productId: String?
     /// The transaction involved, if any.
-    public let transactionId: String?
+    public var transactionId: String? { transactionNumber.map { String($0) } }
     /// The original transaction (the subscription) involved, if any.
-    public let originalTransactionId: String?
+    public var originalTransactionId: String? { originalTransactionNumber.map { String($0) } }
+    /// The ids as numbers: a store with 100,000 events keeps no id strings.
+    let transactionNumber: UInt64?
+    let originalTransactionNumber: UInt64?
     /// What the event is about, taken when it was recorded (not encoded: the state's JSON
     /// lists what happened; notifications carry the payloads).
     public let subject: StoreEventSubject?

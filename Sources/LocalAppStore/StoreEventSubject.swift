@@ -5,52 +5,78 @@ import StoreKit2
 /// renewal info and status; for a finished mass renewal-date extension, its record.
 /// Taken when the event is recorded, inside the same write, because later events change
 /// the store: a notification made from it later says what was true when it happened.
+///
+/// What is kept is the records at that instant (the transaction, the subscription), not
+/// the payloads: they are made from the records when read, by the code the store makes
+/// its own payloads with, so they are the same bytes. A server with 100,000 events in
+/// its notification history keeps a few hundred bytes each instead of two decoded
+/// payloads and their strings. Copies of the event share one snapshot.
 public struct StoreEventSubject: Sendable, Hashable {
     /// Get Transaction Info's payload for the event's transaction.
-    public var transaction: JWSTransactionDecodedPayload? { storage.transaction }
-    /// The renewal info of the subscription the transaction belongs to, as Get All
-    /// Subscription Statuses lists it; nil for other products.
-    public var renewalInfo: JWSRenewalInfoDecodedPayload? { storage.renewalInfo }
-    /// The subscription's status; nil for other products.
-    public var status: SubscriptionStatus? { storage.status }
-    /// The mass extension a `renewalExtensionSummary` event reports.
-    public var massExtension: MassExtension? { storage.massExtension }
-
-    /// The payloads, about a kilobyte, shared by every copy of the event (the state's
-    /// history, a server's notification record) instead of copied into each.
-    private let storage: Storage
-
-    private final class Storage: Sendable {
-        let transaction: JWSTransactionDecodedPayload?
-        let renewalInfo: JWSRenewalInfoDecodedPayload?
-        let status: SubscriptionStatus?
-        let massExtension: MassExtension?
-
-        init(transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?, status: SubscriptionStatus?,
-             massExtension: MassExtension?) {
-            self.transaction = transaction
-            self.renewalInfo = renewalInfo
-            self.status = status
-            self.massExtension = massExtension
+    public var transaction: JWSTransactionDecodedPayload? {
+        switch snapshot {
+        case .purchase(let purchase), .subscription(let purchase, _, _):
+            return purchase.payloads.transaction(purchase.transaction, of: purchase.buyer, signedDate: purchase.date)
+        case .massExtension:
+            return nil
         }
     }
 
-    init(transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?, status: SubscriptionStatus?,
-         massExtension: MassExtension?) {
-        storage = Storage(transaction: transaction, renewalInfo: renewalInfo, status: status, massExtension: massExtension)
+    /// The renewal info of the subscription the transaction belongs to, as Get All
+    /// Subscription Statuses lists it; nil for other products.
+    public var renewalInfo: JWSRenewalInfoDecodedPayload? {
+        guard case .subscription(let purchase, let subscription, let appAccountToken) = snapshot else { return nil }
+        return purchase.payloads.renewalInfo(subscription, of: purchase.buyer, appAccountToken: appAccountToken, signedDate: purchase.date)
     }
 
-    public static func == (lhs: StoreEventSubject, rhs: StoreEventSubject) -> Bool {
-        lhs.storage === rhs.storage
-            || (lhs.transaction == rhs.transaction && lhs.renewalInfo == rhs.renewalInfo && lhs.status == rhs.status
-                && lhs.massExtension == rhs.massExtension)
+    /// The subscription's status; nil for other products.
+    public var status: SubscriptionStatus? {
+        guard case .subscription(_, let subscription, _) = snapshot else { return nil }
+        return subscription.status
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(transaction)
-        hasher.combine(renewalInfo)
-        hasher.combine(status)
-        hasher.combine(massExtension)
+    /// The mass extension a `renewalExtensionSummary` event reports.
+    public var massExtension: MassExtension? {
+        guard case .massExtension(let massExtension) = snapshot else { return nil }
+        return massExtension
+    }
+
+    /// Boxed (`indirect`): one pointer in the event, the records on the heap once.
+    private let snapshot: Snapshot
+
+    private indirect enum Snapshot: Sendable, Hashable {
+        /// A transaction of a product that is not an auto-renewable subscription.
+        case purchase(Purchase)
+        /// A subscription's transaction, the subscription, and its latest transaction's
+        /// app account token (the renewal info carries it).
+        case subscription(Purchase, StoreSubscription, appAccountToken: AppAccountToken?)
+        case massExtension(MassExtension)
+    }
+
+    private struct Purchase: Sendable, Hashable {
+        let transaction: StoreTransaction
+        let buyer: StorePayloads.Buyer
+        let date: StoreInstant
+        let payloads: StorePayloads
+
+        static func == (lhs: Purchase, rhs: Purchase) -> Bool {
+            lhs.transaction == rhs.transaction && lhs.buyer == rhs.buyer && lhs.date == rhs.date && lhs.payloads == rhs.payloads
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(transaction)
+            hasher.combine(date)
+        }
+    }
+
+    init(massExtension: MassExtension) {
+        snapshot = .massExtension(massExtension)
+    }
+
+    fileprivate init(transaction: StoreTransaction, buyer: StorePayloads.Buyer, date: StoreInstant, payloads: StorePayloads,
+                     subscription: (StoreSubscription, appAccountToken: AppAccountToken?)?) {
+        let purchase = Purchase(transaction: transaction, buyer: buyer, date: date, payloads: payloads)
+        snapshot = subscription.map { .subscription(purchase, $0.0, appAccountToken: $0.appAccountToken) } ?? .purchase(purchase)
     }
 }
 
@@ -59,7 +85,7 @@ extension StoreState {
     func eventSubject(transaction index: Int32) -> StoreEventSubject {
         let transaction = transactions[Int(index)]
         let subscription = subscriptionIndex[transaction.originalTransactionId].map { subscriptions[Int($0)] }
-        return StoreEventSubject(transaction: transactionPayload(transaction), renewalInfo: subscription.map { renewalInfoPayload($0) },
-                                 status: subscription?.status, massExtension: nil)
+        return StoreEventSubject(transaction: transaction, buyer: .init(customers[Int(transaction.customer)]), date: now, payloads: payloads,
+                                 subscription: subscription.map { ($0, transactions[Int($0.latestTransaction)].appAccountToken) })
     }
 }

@@ -11,39 +11,7 @@ extension StoreState {
 
     /// The payload of one transaction.
     public func transactionPayload(_ transaction: StoreTransaction) -> JWSTransactionDecodedPayload {
-        let product = product(transaction.product)
-        let customer = customers[Int(transaction.customer)]
-        var payload = JWSTransactionDecodedPayload()
-        payload.transactionId = String(transaction.transactionId)
-        payload.originalTransactionId = String(transaction.originalTransactionId)
-        payload.bundleId = configuration.app.bundleIdentifier
-        payload.productId = product.id
-        if product.kind == .autoRenewableSubscription {
-            payload.webOrderLineItemId = String(transaction.webOrderLineItemId)
-            payload.subscriptionGroupIdentifier = product.group.map { groups[Int($0)] }
-        }
-        payload.purchaseDate = JWSDate(milliseconds: transaction.purchaseDate)
-        payload.originalPurchaseDate = JWSDate(milliseconds: transaction.originalPurchaseDate)
-        payload.expiresDate = transaction.expiresDate.map { JWSDate(milliseconds: $0) }
-        payload.quantity = Int(transaction.quantity)
-        payload.type = product.kind.appleType
-        payload.appAccountToken = transaction.appAccountToken?.description
-        payload.inAppOwnershipType = transaction.ownership.rawValue
-        payload.signedDate = JWSDate(milliseconds: now)
-        payload.revocationDate = transaction.revocationDate.map { JWSDate(milliseconds: $0) }
-        payload.revocationReason = transaction.revocationReason?.rawValue
-        payload.isUpgraded = transaction.isUpgraded ? true : nil
-        payload.offerType = transaction.offer?.type.rawValue
-        payload.offerIdentifier = transaction.offer?.identifier
-        payload.offerDiscountType = transaction.offer?.discountType.rawValue
-        payload.environment = environmentName
-        payload.storefront = customer.storefront.countryCode
-        payload.storefrontId = customer.storefront.storefrontId
-        payload.transactionReason = transaction.reason.rawValue
-        payload.price = transaction.price
-        payload.currency = customer.storefront.currency
-        payload.appTransactionId = String(customer.appTransactionId)
-        return payload
+        payloads.transaction(transaction, of: .init(customers[Int(transaction.customer)]), signedDate: now)
     }
 
     /// Get Transaction Info.
@@ -53,33 +21,8 @@ extension StoreState {
 
     /// The renewal info of one subscription.
     public func renewalInfoPayload(_ subscription: StoreSubscription) -> JWSRenewalInfoDecodedPayload {
-        let customer = customers[Int(subscription.customer)]
-        let latest = transactions[Int(subscription.latestTransaction)]
-        var payload = JWSRenewalInfoDecodedPayload()
-        payload.originalTransactionId = String(subscription.originalTransactionId)
-        payload.autoRenewProductId = product(subscription.autoRenewProduct).id
-        payload.productId = product(subscription.product).id
-        payload.autoRenewStatus = subscription.autoRenewStatus ? 1 : 0
-        payload.expirationIntent = subscription.expirationIntent?.rawValue
-        payload.isInBillingRetryPeriod = subscription.status == .billingRetry || subscription.status == .billingGracePeriod
-        payload.priceIncreaseStatus = subscription.priceIncreaseStatus?.rawValue
-        payload.gracePeriodExpiresDate = subscription.gracePeriodExpiresDate.map { JWSDate(milliseconds: $0) }
-        if subscription.offerPeriodsLeft > 0, let offer = subscription.renewalOffer {
-            payload.offerType = offer.type.rawValue
-            payload.offerIdentifier = offer.identifier
-            payload.offerDiscountType = offer.discountType.rawValue
-        }
-        payload.signedDate = JWSDate(milliseconds: now)
-        payload.environment = environmentName
-        payload.recentSubscriptionStartDate = JWSDate(milliseconds: subscription.recentSubscriptionStartDate)
-        if subscription.status != .expired && subscription.status != .revoked {
-            payload.renewalDate = JWSDate(milliseconds: subscription.expiresDate)
-        }
-        payload.currency = customer.storefront.currency
-        payload.renewalPrice = subscription.renewalPrice
-        payload.appAccountToken = latest.appAccountToken?.description
-        payload.appTransactionId = String(customer.appTransactionId)
-        return payload
+        payloads.renewalInfo(subscription, of: .init(customers[Int(subscription.customer)]),
+                             appAccountToken: transactions[Int(subscription.latestTransaction)].appAccountToken, signedDate: now)
     }
 
     /// The renewal info of the subscription `originalTransactionId` belongs to (any of its transaction ids works).

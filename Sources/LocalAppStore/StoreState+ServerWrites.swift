@@ -132,8 +132,8 @@ extension StoreState {
         massExtensions.append(massExtension)
         let event = StoreEvent(sequence: events.count + 1, date: now,
                                kind: .renewalExtensionSummary(requestIdentifier: requestIdentifier, succeeded: succeeded, failed: failed),
-                               customerId: "", productId: productId, transactionId: nil, originalTransactionId: nil,
-                               subject: StoreEventSubject(transaction: nil, renewalInfo: nil, status: nil, massExtension: massExtension))
+                               customerId: "", productId: productId, transactionNumber: nil, originalTransactionNumber: nil,
+                               subject: StoreEventSubject(massExtension: massExtension))
         events.append(event)
         result.events.append(event)
         // The per-subscription fields `extend` filled belong to single extensions.

@@ -20,6 +20,8 @@ public struct StoreState: Sendable {
     public let products: [StoreProduct]
     /// Subscription group identifiers; `StoreProduct.group` indexes this.
     public let groups: [String]
+    /// What every payload shares (the catalogue, bundle id, environment).
+    let payloads: StorePayloads
     /// Every customer, in the order they were added.
     public internal(set) var customers: [StoreCustomer] = []
     /// Every transaction, in the order it was made.
@@ -58,6 +60,7 @@ public struct StoreState: Sendable {
             index[product.id] = Int32(position)
         }
         productIndex = index
+        payloads = StorePayloads(configuration: configuration, products: products, groups: groups)
         random = DeterministicRandom(seed: configuration.seed, label: "store:\(configuration.environment.rawValue)")
     }
 
@@ -240,8 +243,7 @@ public struct StoreState: Sendable {
         let record = transaction.map { transactions[Int($0)] }
         let event = StoreEvent(sequence: events.count + 1, date: now, kind: kind, customerId: customerId(customer),
                                productId: record.map { product($0.product).id },
-                               transactionId: record.map { String($0.transactionId) },
-                               originalTransactionId: record.map { String($0.originalTransactionId) },
+                               transactionNumber: record?.transactionId, originalTransactionNumber: record?.originalTransactionId,
                                subject: transaction.map { eventSubject(transaction: $0) })
         events.append(event)
         result.events.append(event)
