@@ -256,7 +256,8 @@ let package = Package(
             "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // Scenarios: the catalogue against its expected notifications and Apple's verifier, transcripts stable, scripts strict.
         .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA",

@@ -12,7 +12,8 @@ import Foundation
 ///    retry due at once: notifications signed (payload, transaction) and delivered per
 ///    second is the backlog over the time from the clock move to the last delivery.
 /// 3. The server's RSS (VmRSS) with those N notifications (two attempts each) in its
-///    history, and a Get Notification History page checked.
+///    history, a Get Notification History page checked and timed, and a page that
+///    filters the whole history (`onlyFailures` when none failed) timed.
 ///
 /// Each phase prints the load average of the minute before it: the machine is shared.
 func runNotifyBench(_ arguments: [String]) {
@@ -136,6 +137,13 @@ func runNotifyBench(_ arguments: [String]) {
     let historyStart = monotonicNanoseconds()
     _ = curl(["-s", "-o", "/dev/null", "-d", #"{"startDate":\#(now - 86_400_000),"endDate":\#(now + 1)}"#, base + "/inApps/v1/notifications/history"])
     print("a history page (20 notifications signed on demand): \(formatDuration(Double(monotonicNanoseconds() - historyStart))) with curl")
+    // Every notification is delivered by now, so onlyFailures matches none: the whole history is filtered for an empty page.
+    let failuresBody = #"{"startDate":\#(now - 86_400_000),"endDate":\#(now + 1),"onlyFailures":true}"#
+    let scanStart = monotonicNanoseconds()
+    let failures = curl(["-s", "-d", failuresBody, base + "/inApps/v1/notifications/history"]) ?? ""
+    let scanTime = formatDuration(Double(monotonicNanoseconds() - scanStart))
+    guard failures.contains(#""notificationHistory":[]"#) else { fail("onlyFailures found failures: \(failures.prefix(300))") }
+    print("a page that matches nothing (onlyFailures with every notification delivered: all \(bought) filtered): \(scanTime) with curl")
 
     kill(server.processIdentifier, SIGTERM)
     server.waitUntilExit()

@@ -4,7 +4,8 @@ import StrictJSON
 
 /// `forge scenario run --html`: one self-contained page (no external resource, no
 /// script) drawing a run: a timeline of store time with each step, the subscription's
-/// status band (from Get All Subscription Statuses after each step) and, per step, the
+/// status band (from each notification's status and Get All Subscription Statuses after
+/// each step) and, per step, the
 /// action and its notifications with their delivery attempts. Styled like
 /// `forge report --html` (`HTMLPage`); every string is escaped.
 public enum ScenarioPage {
@@ -26,14 +27,15 @@ public enum ScenarioPage {
             + "<dt>Customer</dt><dd>\(escape(transcript.customer))</dd><dt>Store time</dt><dd>\(escape(date(start))) to \(escape(date(end)))</dd>"
             + "<dt>Notifications</dt><dd>\(transcript.notificationSequence.count)</dd></dl>\n"
 
-        // The status band: each step's status holds until the next step.
+        // The status band: each status holds until the next change.
         body += "<h2>Subscription status</h2>\n<div class=\"band\" role=\"img\" aria-label=\"subscription status over store time\">"
-        for (offset, step) in transcript.steps.enumerated() {
-            guard let status = status(after: step), let shown = statuses[status] else { continue }
-            let until = offset + 1 < transcript.steps.count ? transcript.steps[offset + 1].storeInstant : end
-            let width = max(Double(until - step.storeInstant) / Double(end - start) * 100, 0.5)
-            body += "<span class=\"segment\" style=\"left:\(position(step.storeInstant))%;width:\(String(format: "%.2f", width))%;"
-                + "background:\(shown.colour)\" title=\"\(escape(shown.name)) from \(escape(date(step.storeInstant)))\">\(escape(shown.name))</span>"
+        let changes = statusChanges(transcript)
+        for (offset, change) in changes.enumerated() {
+            guard let shown = statuses[change.status] else { continue }
+            let until = offset + 1 < changes.count ? changes[offset + 1].instant : end
+            let width = max(Double(until - change.instant) / Double(end - start) * 100, 0.5)
+            body += "<span class=\"segment\" style=\"left:\(position(change.instant))%;width:\(String(format: "%.2f", width))%;"
+                + "background:\(shown.colour)\" title=\"\(escape(shown.name)) from \(escape(date(change.instant)))\">\(escape(shown.name))</span>"
         }
         body += "</div>\n<div class=\"axis\">"
         for step in transcript.steps {
@@ -84,7 +86,34 @@ public enum ScenarioPage {
 
     /// The first subscription's status after the step, if the customer has one.
     static func status(after step: ScenarioTranscript.Step) -> Int? {
-        step.serverAPI?.subscriptionStatuses["data"]?[0]?["lastTransactions"]?[0]?["status"]?.intValue
+        firstSubscription(after: step)?["status"]?.intValue
+    }
+
+    /// The first subscription's `lastTransactions` item in Get All Subscription Statuses after the step.
+    static func firstSubscription(after step: ScenarioTranscript.Step) -> JSONValue? {
+        step.serverAPI?.subscriptionStatuses["data"]?[0]?["lastTransactions"]?[0]
+    }
+
+    /// Where the band changes colour, in store time. A step can pass through several
+    /// statuses (one clock move: grace period, then billing retry), so each notification
+    /// about the first subscription places its `data.status` at its `signedDate`, and the
+    /// status the Server API answers after the step is placed at the step's instant
+    /// (where nothing was notified, the change shows there). Repeats are dropped.
+    static func statusChanges(_ transcript: ScenarioTranscript) -> [(instant: Int64, status: Int)] {
+        var changes: [(instant: Int64, status: Int)] = []
+        func note(_ instant: Int64, _ status: Int) {
+            if changes.last?.status != status { changes.append((instant, status)) }
+        }
+        for step in transcript.steps {
+            guard let subscription = firstSubscription(after: step),
+                  let originalTransactionId = subscription["originalTransactionId"]?.stringValue else { continue }
+            for notification in step.notifications
+            where notification.transactionInfo?["originalTransactionId"]?.stringValue == originalTransactionId {
+                if let status = notification.payload["data"]?["status"]?.intValue { note(notification.signedDate, status) }
+            }
+            if let status = subscription["status"]?.intValue { note(step.storeInstant, status) }
+        }
+        return changes
     }
 
     /// `buyProduct {"customer":"alice",…}`, `PUT /inApps/…`, `requestTestNotification`.

@@ -183,4 +183,21 @@ final class DeliveryTests: XCTestCase {
         XCTAssertNil(RetrySchedule.production.nextAttempt(after: 6, at: 0))
         XCTAssertEqual(SendAttemptResult.allCases.map(\.rawValue).count, 11)
     }
+
+    /// An https webhook whose certificate comes from the user's test CA: delivered when
+    /// the sender is given that CA (`--notify-ca`), TLS_ISSUE when it is not, and a
+    /// trust root that is no certificate is refused when the sender is made.
+    func testAnHTTPSWebhookIsTrustedThroughTheUsersTestCA() async throws {
+        let webhook = try await TLSWebhook()
+        let trusting = try HTTPWebhookSender(timeout: .seconds(30), trustRoots: [Array(TLSWebhook.caPEM.utf8)])
+        let delivered = await trusting.post(notification(40).body, to: webhook.url)
+        XCTAssertEqual(delivered.result, .success, delivered.detail)
+        let stranger = try HTTPWebhookSender(timeout: .seconds(30))
+        let refused = await stranger.post(notification(41).body, to: webhook.url)
+        XCTAssertEqual(refused.result, .tlsIssue, refused.detail)
+        await webhook.close()
+        await trusting.shutdown()
+        await stranger.shutdown()
+        XCTAssertThrowsError(try HTTPWebhookSender(trustRoots: [Array("not a certificate".utf8)]))
+    }
 }
