@@ -216,15 +216,22 @@ let package = Package(
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
+        .target(
+            name: "WebhookTestSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/WebhookTestSupport"
+        ),
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
         .testTarget(name: "ForgeCLITests", dependencies: [
             "ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport",
             // `forge notify` against a webhook on 127.0.0.1.
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
+            "WebhookTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport",
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
@@ -253,9 +260,8 @@ let package = Package(
                                                                      "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
-            "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport",
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+            "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport", "WebhookTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),

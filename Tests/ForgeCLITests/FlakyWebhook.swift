@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
+import WebhookTestSupport
 
 /// A webhook on 127.0.0.1 (an ephemeral port) that answers 500 to the first
 /// `failures` requests and 200 after, recording each body: the other end of
@@ -34,29 +33,8 @@ final class FlakyWebhook: @unchecked Sendable {
             let bytes = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
             return Response(status: webhook.answer(bytes))
         }
-        let ports = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "flaky-webhook")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
-                              logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let running = Task { try await group.run() }
-        var iterator = ports.stream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            await group.triggerGracefulShutdown()
-            throw CocoaError(.featureUnsupported)
-        }
-        defer { running.cancel() }
-        do {
-            let result = try await body(webhook, "http://127.0.0.1:\(port)/notifications")
-            await group.triggerGracefulShutdown()
-            _ = await running.result
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = await running.result
-            throw error
+        return try await LocalWebhookServer.with(router, label: "flaky-webhook") { base in
+            try await body(webhook, base + "/notifications")
         }
     }
 }

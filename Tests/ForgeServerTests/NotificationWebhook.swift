@@ -1,9 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
-import NIOCore
-import ServiceLifecycle
 import StrictJSON
+import WebhookTestSupport
 
 /// A webhook on 127.0.0.1 (an ephemeral port) for `forge serve --notify-url` tests:
 /// POST `/hook` answers the statuses of `script` in turn, then 200; POST `/hang` answers
@@ -16,8 +14,8 @@ final class NotificationWebhook: @unchecked Sendable {
     private var script: [Int]
     private var bodies: [[UInt8]] = []
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    private var hanging: [CheckedContinuation<Void, Never>] = []
-    private var stopped = false
+    /// Where `/hang` holds its requests until the webhook stops.
+    private let hanging = Gate()
 
     private init(script: [Int]) {
         self.script = script
@@ -67,26 +65,6 @@ final class NotificationWebhook: @unchecked Sendable {
         return status
     }
 
-    private func hang() async {
-        await withCheckedContinuation { continuation in
-            let now = lock.withLock { () -> Bool in
-                if stopped { return true }
-                hanging.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    private func stop() {
-        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            stopped = true
-            defer { hanging = [] }
-            return hanging
-        }
-        waiting.forEach { $0.resume() }
-    }
-
     /// Runs `body` with the webhook and its base URL, then stops it.
     static func with<T: Sendable>(script: [Int] = [], _ body: (NotificationWebhook, String) async throws -> T) async throws -> T {
         let webhook = NotificationWebhook(script: script)
@@ -96,31 +74,11 @@ final class NotificationWebhook: @unchecked Sendable {
         }
         router.post("hang") { request, _ -> Response in
             _ = try await webhook.record(request, scripted: false)
-            await webhook.hang()
+            await webhook.hanging.wait()
             return Response(status: .ok)
         }
-        let ports = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "notification-webhook")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
-                              logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let running = Task { try await group.run() }
-        var iterator = ports.stream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw HarnessError("the webhook never reported its port") }
-        func stop() async {
-            webhook.stop()
-            await group.triggerGracefulShutdown()
-            _ = await running.result
-        }
-        do {
-            let result = try await body(webhook, "http://127.0.0.1:\(port)")
-            await stop()
-            return result
-        } catch {
-            await stop()
-            throw error
+        return try await LocalWebhookServer.with(router, label: "notification-webhook", beforeStop: { webhook.hanging.open() }) { base in
+            try await body(webhook, base)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ForgeServer
 import Foundation
 import TestSupport
+import WebhookTestSupport
 import XCTest
 
 /// Graceful shutdown: requests in flight finish; `forge serve` exits 0 on SIGTERM and SIGINT.
@@ -13,7 +14,7 @@ final class ShutdownTests: XCTestCase {
         let entered = Gate(), release = Gate()
         var options = ServeOptions()
         options.requestReceived = { _ in
-            await entered.open()
+            entered.open()
             await release.wait()
         }
         try await ServerHarness.with(options) { server in
@@ -21,7 +22,7 @@ final class ShutdownTests: XCTestCase {
             await entered.wait()
             await server.group.triggerGracefulShutdown()
             try await Self.waitUntilConnectionsAreRefused(port: server.port)
-            await release.open()
+            release.open()
             let reply = try await held.value
             XCTAssertEqual(reply.http, 200)
             XCTAssertEqual(try reply.status(), 0, "the request in flight got its whole answer")
@@ -60,23 +61,6 @@ final class ShutdownTests: XCTestCase {
             XCTAssertEqual(server.terminationReason, .exit, "exited, not killed by signal \(signal)")
             XCTAssertEqual(exit.status, 0)
         }
-    }
-}
-
-/// A one-shot signal between tasks: `wait()` returns once `open()` has been called.
-actor Gate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
     }
 }
 

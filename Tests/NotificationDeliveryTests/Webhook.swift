@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
+import WebhookTestSupport
 
 /// A webhook on 127.0.0.1 (an ephemeral port) for a test: `/status/NNN` answers NNN,
 /// `/hang` answers only when the test releases it (after its sender timed out),
@@ -11,35 +10,19 @@ import ServiceLifecycle
 /// is recorded.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 final class Webhook: @unchecked Sendable {
-    // @unchecked: `received` and `hanging` are only touched with `lock` held.
+    // @unchecked: `received` is only touched with `lock` held.
     private let lock = NSLock()
     private var received: [(path: String, contentType: String?, body: [UInt8])] = []
-    private var hanging: [CheckedContinuation<Void, Never>] = []
-    private var released = false
-
-    var requests: [(path: String, contentType: String?, body: [UInt8])] {
-        lock.withLock { received }
-    }
+    /// Where `/hang` holds its requests until the test releases them or the webhook stops.
+    private let hanging = Gate()
 
     /// Lets every hanging request (and every later one) answer.
     func releaseHanging() {
-        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            released = true
-            defer { hanging = [] }
-            return hanging
-        }
-        waiting.forEach { $0.resume() }
+        hanging.open()
     }
 
-    private func hang() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = lock.withLock { () -> Bool in
-                if released { return true }
-                hanging.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
+    var requests: [(path: String, contentType: String?, body: [UInt8])] {
+        lock.withLock { received }
     }
 
     private func record(_ request: Request, path: String) async throws {
@@ -59,7 +42,7 @@ final class Webhook: @unchecked Sendable {
         }
         router.post("hang") { request, _ -> Response in
             try await webhook.record(request, path: "hang")
-            await webhook.hang()
+            await webhook.hanging.wait()
             return Response(status: .ok)
         }
         router.post("redirect/loop") { request, _ -> Response in
@@ -70,28 +53,8 @@ final class Webhook: @unchecked Sendable {
             try await webhook.record(request, path: "big")
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0x41, count: 1 << 20)))
         }
-        let ports = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "webhook")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
-                              logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let running = Task { try await group.run() }
-        var iterator = ports.stream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw WebhookError("the webhook never reported its port") }
-        func stop() async {
-            webhook.releaseHanging()
-            await group.triggerGracefulShutdown()
-            _ = await running.result
-        }
-        do {
-            let result = try await body(webhook, "http://127.0.0.1:\(port)")
-            await stop()
-            return result
-        } catch {
-            await stop()
-            throw error
+        return try await LocalWebhookServer.with(router, label: "webhook", beforeStop: { webhook.hanging.open() }) { base in
+            try await body(webhook, base)
         }
     }
 }
@@ -115,9 +78,4 @@ final class HangingUp: Sendable {
         typealias InboundIn = ByteBuffer
         func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
     }
-}
-
-struct WebhookError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
