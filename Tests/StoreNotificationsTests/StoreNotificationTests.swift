@@ -294,66 +294,26 @@ final class StoreNotificationTests: XCTestCase {
     /// every notification of the run and every JWS nested in them, and reads the same
     /// type and subtype.
     func testApplesVerifierAcceptsEveryNotification() throws {
-        try PythonOracle.require(module: "appstoreserverlibrary")
         let run = try everyEvent()
         _ = try run.advance(to: run.store.read { $0.now } + StoreDuration.days(70))
         let test = try run.signer.testNotification(number: 1, at: run.store.read { $0.now })
         let notifications = run.notifications + [test]
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("notifications-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let rootFile = scratch.appendingPathComponent("jws-root.cer")
-        try Data(JWSAuthority.committed.root.certificate).write(to: rootFile)
-        struct Input: Encodable {
-            let rootFile: String
-            let bundleId: String
-            let appAppleId: Int64
-            let signedPayloads: [String]
-        }
         let configuration = run.store.configuration
-        let input = try JSONEncoder().encode(Input(rootFile: rootFile.path, bundleId: configuration.app.bundleIdentifier,
-                                                   appAppleId: configuration.appAppleId, signedPayloads: notifications.map(\.signedPayload)))
-        let result = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.verifierScript]), input: input,
-                                          deadline: .seconds(240))
-        XCTAssertEqual(result.status, 0, result.standardError)
-        let decoded = try XCTUnwrap(JSONValue(json: result.standardOutput).arrayValue)
+        let decoded = try AppleNotificationVerifier.verify(notifications.map(\.signedPayload), root: JWSAuthority.committed.root.certificate,
+                                                           bundleId: configuration.app.bundleIdentifier, appAppleId: configuration.appAppleId)
         XCTAssertEqual(decoded.count, notifications.count)
         for (answer, notification) in zip(decoded, notifications) {
-            XCTAssertEqual(answer["notificationType"]?.stringValue, notification.notificationType.rawValue)
-            XCTAssertEqual(answer["subtype"]?.stringValue, notification.subtype?.rawValue)
-            XCTAssertEqual(answer["notificationUUID"]?.stringValue, notification.notificationUUID)
+            XCTAssertEqual(answer.notificationType, notification.notificationType.rawValue)
+            XCTAssertEqual(answer.subtype, notification.subtype?.rawValue)
+            XCTAssertEqual(answer.notificationUUID, notification.notificationUUID)
             let data = notification.decodedPayload.data
-            XCTAssertEqual(answer["transactionId"]?.stringValue, data?.signedTransactionInfo.flatMap {
+            XCTAssertEqual(answer.transactionId, data?.signedTransactionInfo.flatMap {
                 try? StoreKit2JSON.decode(JWSTransactionDecodedPayload.self, from: CompactJWS($0).payload, at: "t").transactionId
             })
-            XCTAssertEqual(answer["renewalOriginalTransactionId"]?.stringValue, data?.signedRenewalInfo.flatMap {
+            XCTAssertEqual(answer.renewalOriginalTransactionId, data?.signedRenewalInfo.flatMap {
                 try? StoreKit2JSON.decode(JWSRenewalInfoDecodedPayload.self, from: CompactJWS($0).payload, at: "r").originalTransactionId
             })
-            XCTAssertEqual(answer["succeededCount"]?.intValue, notification.decodedPayload.summary?.succeededCount.map(Int.init))
+            XCTAssertEqual(answer.succeededCount, notification.decodedPayload.summary?.succeededCount.map(Int.init))
         }
     }
-
-    private static let verifierScript = #"""
-import json, sys
-from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
-
-config = json.load(sys.stdin)
-root = open(config["rootFile"], "rb").read()
-verifier = SignedDataVerifier([root], False, Environment.PRODUCTION, config["bundleId"], config["appAppleId"])
-answers = []
-for signed in config["signedPayloads"]:
-    notification = verifier.verify_and_decode_notification(signed)
-    answer = {"notificationType": notification.rawNotificationType, "subtype": notification.rawSubtype,
-              "notificationUUID": notification.notificationUUID}
-    if notification.data is not None:
-        if notification.data.signedTransactionInfo is not None:
-            answer["transactionId"] = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo).transactionId
-        if notification.data.signedRenewalInfo is not None:
-            answer["renewalOriginalTransactionId"] = verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo).originalTransactionId
-    if notification.summary is not None:
-        answer["succeededCount"] = notification.summary.succeededCount
-    answers.append(answer)
-json.dump(answers, sys.stdout)
-"""#
 }

@@ -104,51 +104,11 @@ final class ScenarioCatalogueTests: XCTestCase {
             }
             XCTAssertEqual(transcript.notificationSequence, scenario.expectedNotifications?.map(\.description))
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let rootFile = scratch.appendingPathComponent("jws-root.cer")
-        try Data(JWSAuthority.committed.root.certificate).write(to: rootFile)
-        struct Input: Encodable {
-            let rootFile: String
-            let bundleId: String
-            let appAppleId: Int64
-            let signedPayloads: [String]
-        }
         let configuration = ScenarioRunner().configuration
-        let input = try JSONEncoder().encode(Input(rootFile: rootFile.path, bundleId: configuration.app.bundleIdentifier,
-                                                   appAppleId: configuration.appAppleId, signedPayloads: signedPayloads))
-        let result = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments(["-c", Self.verifierScript]), input: input,
-                                          deadline: .seconds(240))
-        XCTAssertEqual(result.status, 0, result.standardError)
-        let decoded = try XCTUnwrap(JSONValue(json: result.standardOutput).arrayValue)
-        XCTAssertEqual(decoded.map { answer in
-            (answer["notificationType"]?.stringValue ?? "") + (answer["subtype"]?.stringValue.map { "/" + $0 } ?? "")
-        }, expected)
-        XCTAssertEqual(decoded.filter { $0["nested"]?.intValue ?? 0 > 0 }.count, expected.filter { $0 != "TEST" && $0 != "RENEWAL_EXTENSION/SUMMARY" }.count,
+        let decoded = try AppleNotificationVerifier.verify(signedPayloads, root: JWSAuthority.committed.root.certificate,
+                                                           bundleId: configuration.app.bundleIdentifier, appAppleId: configuration.appAppleId)
+        XCTAssertEqual(decoded.map(\.kind), expected)
+        XCTAssertEqual(decoded.filter { $0.transactionId != nil }.count, expected.filter { $0 != "TEST" && $0 != "RENEWAL_EXTENSION/SUMMARY" }.count,
                        "every notification but TEST and SUMMARY nests a verified transaction")
     }
-
-    private static let verifierScript = #"""
-import json, sys
-from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
-
-config = json.load(sys.stdin)
-root = open(config["rootFile"], "rb").read()
-verifier = SignedDataVerifier([root], False, Environment.PRODUCTION, config["bundleId"], config["appAppleId"])
-answers = []
-for signed in config["signedPayloads"]:
-    notification = verifier.verify_and_decode_notification(signed)
-    answer = {"notificationType": notification.rawNotificationType, "subtype": notification.rawSubtype, "nested": 0}
-    if notification.data is not None:
-        if notification.data.signedTransactionInfo is not None:
-            verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
-            answer["nested"] += 1
-        if notification.data.signedRenewalInfo is not None:
-            verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
-            answer["nested"] += 1
-    answers.append(answer)
-json.dump(answers, sys.stdout)
-"""#
 }
