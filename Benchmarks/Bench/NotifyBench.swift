@@ -27,43 +27,16 @@ func runNotifyBench(_ arguments: [String]) {
             exit(64)
         }
     }
-    guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
-        print("scripts/bench notify needs wrk (Debian: apt-get install wrk)")
-        exit(69)
-    }
-    let forgePath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
-    guard FileManager.default.isExecutableFile(atPath: forgePath) else {
-        print("no forge executable at \(forgePath) (scripts/bench builds it)")
-        exit(66)
-    }
     let webhook: BenchWebhook
     do { webhook = try BenchWebhook() } catch {
         print("cannot listen on 127.0.0.1: \(error)")
         exit(70)
     }
 
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: forgePath)
-    server.arguments = ["serve", "--port", "0", "--quiet", "--customers", "0", "--no-auth",
-                        "--notify-url", "http://127.0.0.1:\(webhook.port)/hook"]
-    let output = Pipe()
-    server.standardOutput = output
-    do { try server.run() } catch {
-        print("cannot start \(forgePath): \(error)")
-        exit(70)
-    }
-    var banner = ""
-    while !banner.contains("Notifications V2") {
-        let data = output.fileHandleForReading.availableData
-        if data.isEmpty { break }
-        banner += String(decoding: data, as: UTF8.self)
-    }
-    guard let match = banner.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
-        print("forge serve printed no address: \(banner)")
-        server.terminate()
-        exit(70)
-    }
-    let base = "http://" + banner[match]
+    let forge = BenchForgeServer(suite: "notify", arguments: ["--quiet", "--customers", "0", "--no-auth",
+                                                              "--notify-url", "http://127.0.0.1:\(webhook.port)/hook"],
+                                 waitingFor: "Notifications V2")
+    let server = forge.process, wrk = forge.wrk, base = forge.base
     func fail(_ message: String) -> Never {
         print(message)
         server.terminate()

@@ -34,42 +34,15 @@ func runServeBench(_ arguments: [String]) {
             exit(64)
         }
     }
-    guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
-        print("scripts/bench serve needs wrk (Debian: apt-get install wrk)")
-        exit(69)
-    }
-    let forgePath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
-    guard FileManager.default.isExecutableFile(atPath: forgePath) else {
-        print("no forge executable at \(forgePath) (scripts/bench builds it)")
-        exit(66)
-    }
     guard let forgeCase = ForgeCase.named(caseID), let receipt = try? Forge().mint(forgeCase).receipt else {
         print("no receipt for case \(caseID)")
         exit(64)
     }
 
     // The server.
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: forgePath)
-    server.arguments = ["serve", "--port", "0", "--quiet"]
-    let output = Pipe()
-    server.standardOutput = output
-    do { try server.run() } catch {
-        print("cannot start \(forgePath): \(error)")
-        exit(70)
-    }
-    var banner = ""
-    while !banner.contains("\n") {
-        let data = output.fileHandleForReading.availableData
-        if data.isEmpty { break }
-        banner += String(decoding: data, as: UTF8.self)
-    }
-    guard let match = banner.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
-        print("forge serve printed no address: \(banner)")
-        server.terminate()
-        exit(70)
-    }
-    let url = "http://" + banner[match] + "/verifyReceipt"
+    let forge = BenchForgeServer(suite: "serve", arguments: ["--quiet"], waitingFor: "\n")
+    let server = forge.process, wrk = forge.wrk
+    let url = forge.base + "/verifyReceipt"
 
     // The request, as a wrk script.
     let body = "{\"receipt-data\":\"\(Data(receipt).base64EncodedString())\"}"
@@ -119,7 +92,7 @@ func runServeBench(_ arguments: [String]) {
     print("RSS after \(total) requests: \(residentMiB(server.processIdentifier))")
 
     // The Server API's requests: GETs with the bearer token, as a wrk script.
-    let base = String(url.dropLast("/verifyReceipt".count))
+    let base = forge.base
     let ids = serverAPIIds(base: base)
     let token = benchToken(seed: ForgeSettings.defaultSeed, bundleIdentifier: AppDescription.example.bundleIdentifier)
     let authorized = directory.appendingPathComponent("get.lua")

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A `forge serve` process for a benchmark: the release `forge` beside this benchmark,
+/// started with the suite's arguments (`--port 0`, so the kernel picks a free port), its
+/// base URL read from the banner it prints. `wrk` found on the way, as each server
+/// suite drives it. Exits with a clear message when something is missing.
+struct BenchForgeServer {
+    let process: Process
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    /// The wrk executable.
+    let wrk: String
+
+    /// Starts `forge serve ARGUMENTS` and reads its output until `marker` (the banner
+    /// line that comes last for these arguments).
+    init(suite: String, arguments: [String], waitingFor marker: String) {
+        guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+            print("scripts/bench \(suite) needs wrk (Debian: apt-get install wrk)")
+            exit(69)
+        }
+        let forgePath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
+        guard FileManager.default.isExecutableFile(atPath: forgePath) else {
+            print("no forge executable at \(forgePath) (scripts/bench builds it)")
+            exit(66)
+        }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: forgePath)
+        server.arguments = ["serve", "--port", "0"] + arguments
+        let output = Pipe()
+        server.standardOutput = output
+        do { try server.run() } catch {
+            print("cannot start \(forgePath): \(error)")
+            exit(70)
+        }
+        var banner = ""
+        while !banner.contains(marker) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            banner += String(decoding: data, as: UTF8.self)
+        }
+        guard let match = banner.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+            print("forge serve printed no address: \(banner)")
+            server.terminate()
+            exit(70)
+        }
+        process = server
+        base = "http://" + banner[match]
+        self.wrk = wrk
+    }
+}
