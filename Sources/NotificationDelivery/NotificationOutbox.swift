@@ -107,18 +107,18 @@ public final class NotificationOutbox: @unchecked Sendable {
 
     /// Up to `limit` records from queue position `start` on that `isIncluded` accepts,
     /// and the `notificationUUID` of the next accepted one when there is one (a page of
-    /// history: no copy of the whole record).
+    /// history).
+    ///
+    /// The records are filtered outside the lock, in the copy-on-write snapshot taken
+    /// under it: a filter that reads all of a large history (100,000 records: tens of
+    /// milliseconds) does not hold up the courier or the requests queueing notifications
+    /// meanwhile; the first of them to write pays one copy of the array instead.
     public func records(from start: Int, limit: Int, where isIncluded: (DeliveryRecord) -> Bool) -> (records: [DeliveryRecord], next: String?) {
-        lock.lock()
-        defer { lock.unlock() }
+        let snapshot = lock.withLock { records }
         var page: [DeliveryRecord] = []
-        var position = max(0, start)
-        while position < records.count {
-            if isIncluded(records[position]) {
-                if page.count == limit { return (page, records[position].notification.notificationUUID) }
-                page.append(records[position])
-            }
-            position += 1
+        for position in max(0, start)..<max(max(0, start), snapshot.count) where isIncluded(snapshot[position]) {
+            if page.count == limit { return (page, snapshot[position].notification.notificationUUID) }
+            page.append(snapshot[position])
         }
         return (page, nil)
     }

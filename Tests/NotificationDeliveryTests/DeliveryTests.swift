@@ -175,6 +175,29 @@ final class DeliveryTests: XCTestCase {
         XCTAssertEqual(outbox.nextDueDate, Self.start + StoreDuration.hour)
     }
 
+    /// A history page filters a snapshot, not the outbox under its lock: a notification
+    /// queued (from another thread) while a filter runs is not held up by it.
+    func testAHistoryFilterDoesNotHoldUpQueueing() throws {
+        let outbox = NotificationOutbox(schedule: .sandbox)
+        for number in 60..<63 { try outbox.enqueue(notification(number), at: Self.start) }
+        let extra = notification(70)
+        let queued = DispatchSemaphore(value: 0)
+        var first = true
+        let page = outbox.records(from: 0, limit: 20) { _ in
+            if first {
+                first = false
+                Thread {
+                    try? outbox.enqueue(extra, at: Self.start)
+                    queued.signal()
+                }.start()
+                XCTAssertEqual(queued.wait(timeout: .now() + 30), .success, "queueing waited for the filter to finish")
+            }
+            return true
+        }
+        XCTAssertEqual(page.records.map(\.notification.notificationUUID), (60..<63).map { notification($0).notificationUUID })
+        XCTAssertEqual(outbox.count, 4)
+    }
+
     func testRetryScheduleIsApples() {
         XCTAssertEqual(RetrySchedule.production.delays.map { $0 / StoreDuration.hour }, [1, 12, 24, 48, 72])
         XCTAssertEqual(RetrySchedule.of(.production), .production)
