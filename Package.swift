@@ -266,7 +266,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // Scenarios: the catalogue against its expected notifications and Apple's verifier, transcripts stable, scripts strict.
-        .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA",
+        .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA", "Receipt",
                                                                  "StoreKit2", "StrictJSON", "TestSupport"]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
         .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),

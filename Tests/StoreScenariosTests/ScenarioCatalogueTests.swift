@@ -1,6 +1,7 @@
 import ForgeCA
 import Foundation
 import LocalAppStore
+import Receipt
 import StoreKit2
 import StoreNotifications
 import StoreScenarios
@@ -32,6 +33,44 @@ final class ScenarioCatalogueTests: XCTestCase {
             let second = try await ScenarioRunner().run(scenario)
             XCTAssertEqual(ScenarioRunner.encode(first), ScenarioRunner.encode(second), scenario.name)
         }
+    }
+
+    /// The receipt of each step agrees with the step's notifications: every transaction a
+    /// notification reports that the scenario's customer bought (not a consumable, which
+    /// leaves the receipt when finished) is in that step's receipt with the same product,
+    /// original transaction, expiry (to the second: receipts have no milliseconds), and a
+    /// cancellation date exactly when the transaction is revoked.
+    func testReceiptsAgreeWithTheNotificationsAtEveryStep() async throws {
+        var compared = 0
+        var revoked = 0
+        for scenario in Scenario.catalogue {
+            let transcript = try await ScenarioRunner().run(scenario)
+            for step in transcript.steps {
+                guard let receiptText = step.receipt else { continue }
+                let receiptBytes = try XCTUnwrap(Data(base64Encoded: receiptText), "\(scenario.name) step \(step.index)")
+                let purchases = try PKCS7SignedData(bytes: Array(receiptBytes)).decodeReceipt().inAppPurchases
+                let customerTransactions = Set(try step.serverAPI.map { answers in
+                    try answers.transactionHistory.flatMap { $0["signedTransactions"]?.arrayValue ?? [] }.map { signed in
+                        try XCTUnwrap(try JSONValue(json: Data(CompactJWS(XCTUnwrap(signed.stringValue)).payload))["transactionId"]?.stringValue)
+                    }
+                } ?? [])
+                for notification in step.notifications {
+                    guard let transaction = notification.transactionInfo, transaction["type"]?.stringValue != "Consumable",
+                          let id = transaction["transactionId"]?.stringValue, customerTransactions.contains(id) else { continue }
+                    let context = "\(scenario.name) step \(step.index) \(notification.kind) transaction \(id)"
+                    let purchase = try XCTUnwrap(purchases.first { $0.transactionIdentifier == id }, "not in the receipt: \(context)")
+                    XCTAssertEqual(purchase.productIdentifier, transaction["productId"]?.stringValue, context)
+                    XCTAssertEqual(purchase.originalTransactionIdentifier, transaction["originalTransactionId"]?.stringValue, context)
+                    XCTAssertEqual(purchase.subscriptionExpirationDate.map { $0.secondsSince1970 * 1_000 },
+                                   transaction["expiresDate"]?.integer(Int64.self).map { $0 / 1_000 * 1_000 }, context)
+                    XCTAssertEqual(purchase.cancellationDate != nil, transaction["revocationDate"] != nil, context)
+                    compared += 1
+                    if purchase.cancellationDate != nil { revoked += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 20, "the catalogue's notifications were compared with receipts")
+        XCTAssertGreaterThan(revoked, 0, "a refund's cancellation date was among them")
     }
 
     /// A notification's nested JWS are the Server API's answers at its step: its
