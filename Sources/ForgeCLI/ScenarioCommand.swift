@@ -1,5 +1,6 @@
 import AppInput
 import ArgumentParser
+import ForgeCommandLine
 import Foundation
 import LocalAppStore
 import OwnedFileTree
