@@ -4,8 +4,9 @@
 //
 // Sources/    the product: libraries and two executables. `forge` mints, checks and
 //             verifies: swift-crypto, swift-asn1 and swift-argument-parser, no HTTP.
-//             `forge-serve` holds the commands that need HTTP (`forge serve`), with
-//             SwiftNIO, Hummingbird and async-http-client; `forge serve …` runs it.
+//             `forge-serve` holds the commands that need HTTP (`forge serve`, `forge
+//             notify`, `forge scenario run --notify`), with SwiftNIO, Hummingbird and
+//             async-http-client; `forge` runs it for those commands.
 //             No library links OpenSSL or needs a system library.
 // Plugins/    `swift package forge …` for packages that depend on this one.
 // Fuzz/       libFuzzer bodies, driver and one executable per target (scripts/fuzz).
@@ -161,28 +162,32 @@ let package = Package(
             ]
         ),
         // What both executables parse and print alike: the app and reference options, input
-        // files, exit statuses, the list of server commands. No HTTP.
+        // files, exit statuses, the list of server commands, `forge scenario run`'s options and
+        // output. No HTTP.
         .target(
             name: "ForgeCommandLine",
-            dependencies: ["AppInput", "FileAccess", "ForgeSupport", "Receipt", "ReceiptForge", "ReceiptVerifier", "StrictJSON",
+            dependencies: ["AppInput", "FileAccess", "ForgeSupport", "LocalAppStore", "OwnedFileTree", "Receipt", "ReceiptForge",
+                           "ReceiptVerifier", "StoreScenarios", "StrictJSON",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // `forge`: a thin layer over the libraries; `forge serve` runs forge-serve.
+        // `forge`: a thin layer over the libraries, without the HTTP stack: `forge serve`, `forge notify`
+        // and `forge scenario run --notify` run forge-serve.
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
                 "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeCommandLine", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
-                "StoreKit2Verifier", "StrictJSON", "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI",
-                "StoreNotifications", "NotificationDelivery", "HTTPWebhook", "StoreScenarios",
+                "StoreKit2Verifier", "StoreScenarios", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `forge-serve`: the server commands (`forge serve`), over ForgeServer.
+        // `forge-serve`: the commands that send or serve HTTP (`forge serve`, `forge notify`,
+        // `forge scenario run --notify`), over ForgeServer and HTTPWebhook.
         .executableTarget(
             name: "ForgeServeCLI",
             dependencies: [
-                "ForgeCommandLine", "ForgeServer", "LocalAppStore", "ReceiptForge", "StoreAPIAuthentication", "StoreServerAPI",
+                "AppInput", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
+                "StoreAPIAuthentication", "StoreNotifications", "StoreScenarios", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

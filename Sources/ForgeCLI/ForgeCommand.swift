@@ -26,18 +26,14 @@ struct ForgeCommand: AsyncParsableCommand {
             internal failure (minting or key generation); \(ForgeExit.cannotCreate.rawValue) the output cannot \
             be created (a file or a directory the forge did not write is in the way; nothing was touched); \
             \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason); \
-            \(ForgeExit.unavailable.rawValue) `forge serve` finds no forge-serve beside forge and cannot build it.
+            \(ForgeExit.unavailable.rawValue) `forge serve`, `forge notify` or `forge scenario run --notify` finds no \
+            forge-serve beside forge and cannot build it.
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
                       CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeHandOverCommand.self,
-                      ScenarioCommand.self, NotifyCommand.self],
+                      ScenarioCommand.self, NotifyHandOverCommand.self],
         defaultSubcommand: MintCommand.self
     )
-}
-
-extension OutputError {
-    /// 74 when reading or writing failed, 73 when the output cannot be created.
-    var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
 }
 
 /// Runs a tree write for a subcommand: a write error exits 73 or 74, a minting error

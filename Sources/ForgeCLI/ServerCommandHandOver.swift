@@ -7,12 +7,13 @@ import Glibc
 import Darwin
 #endif
 
-/// `forge serve …` (each `ServerCommand`) runs `forge-serve` in place of this process,
-/// with the same arguments, so `forge` itself never links the HTTP stack. `forge-serve`
-/// is looked for beside the running `forge` (the release tarball and `swift build` put it
-/// there). Missing from a SwiftPM build folder (`swift run forge serve` builds only
-/// `forge`), it is built there first with the same configuration and scratch path;
-/// missing elsewhere, the error says how to get it.
+/// `forge serve …` (each `ServerCommand`, and `forge scenario run --notify`) runs
+/// `forge-serve` in place of this process, with the same arguments, so `forge` itself
+/// never links the HTTP stack. `forge-serve` is looked for beside the running `forge`
+/// (the release tarball and `swift build` put it there). Missing from a SwiftPM build
+/// folder (`swift run forge serve` builds only `forge`), it is built there first with
+/// the same configuration and scratch path; missing elsewhere, the error says how to
+/// get it.
 enum ServerCommandHandOver {
     /// The arguments for `forge-serve` when `arguments` (without the executable) name a
     /// server command: `serve …` as is, `help serve` as `serve --help`. Nil for any other
@@ -25,9 +26,10 @@ enum ServerCommandHandOver {
     }
 
     /// Replaces this process with `forge-serve arguments`; returns only by exiting with
-    /// `ForgeExit.unavailable` after saying why.
-    static func run(_ arguments: [String]) -> Never {
-        let command = arguments.first.map { "forge \($0)" } ?? "forge"
+    /// `ForgeExit.unavailable` after saying why, prefixed with `context` (`forge NAME`
+    /// by default).
+    static func run(_ arguments: [String], context: String? = nil) -> Never {
+        let command = context ?? arguments.first.map { "forge \($0)" } ?? "forge"
         guard let executable = runningExecutable() else {
             fail("\(command): cannot tell where this forge executable is, so cannot find \(ServerCommand.executableName) beside it")
         }
@@ -36,9 +38,9 @@ enum ServerCommandHandOver {
         if !FileManager.default.isExecutableFile(atPath: companion.path) {
             guard let build = SwiftPMBuildFolder(productsDirectory: directory) else {
                 fail("""
-                    \(command): the server commands live in the executable \(ServerCommand.executableName), which is not beside this forge \
+                    \(command): the commands that need HTTP live in the executable \(ServerCommand.executableName), which is not beside this forge \
                     (\(directory.path)). The release tarball holds both; from a checkout, `swift build --product \
-                    \(ServerCommand.executableName)` builds it beside forge, and `swift run forge \(arguments.first ?? "serve")` \
+                    \(ServerCommand.executableName)` builds it beside forge, and `swift run \(command) …` \
                     builds it when missing.
                     """)
             }
@@ -68,15 +70,36 @@ enum ServerCommandHandOver {
     }
 }
 
-/// A server command in `forge --help` (`forge serve`): its name and abstract. `forge`
-/// hands the command over before parsing, so this runs only if that was bypassed.
-struct ServeHandOverCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: ServerCommand.serve.rawValue, abstract: ServerCommand.serve.abstract)
+/// A server command in `forge --help` (`forge serve`, `forge notify`): its name and
+/// abstract, which says that it runs forge-serve. `forge` hands these commands over
+/// before parsing, so `run` is reached only if that was bypassed.
+protocol HandedOverCommand: ParsableCommand {
+    static var command: ServerCommand { get }
+    /// Everything after the command's name, as given.
+    var arguments: [String] { get }
+}
+
+extension HandedOverCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: command.rawValue,
+                             abstract: "\(command.abstract) Runs \(ServerCommand.executableName).")
+    }
+
+    func run() {
+        ServerCommandHandOver.run([Self.command.rawValue] + arguments)
+    }
+}
+
+struct ServeHandOverCommand: HandedOverCommand {
+    static let command = ServerCommand.serve
 
     @Argument(parsing: .captureForPassthrough, help: .hidden)
     var arguments: [String] = []
+}
 
-    func run() {
-        ServerCommandHandOver.run([ServerCommand.serve.rawValue] + arguments)
-    }
+struct NotifyHandOverCommand: HandedOverCommand {
+    static let command = ServerCommand.notify
+
+    @Argument(parsing: .captureForPassthrough, help: .hidden)
+    var arguments: [String] = []
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OwnedFileTree
 
 /// Exit statuses shared by every subcommand, so scripts can tell them apart.
 public enum ForgeExit: Int32 {
@@ -10,4 +11,9 @@ public enum ForgeExit: Int32 {
     case unavailable = 69      // EX_UNAVAILABLE: forge-serve is missing and cannot be built
 
     public var code: ExitCode { ExitCode(rawValue) }
+}
+
+extension OutputError {
+    /// 74 when reading or writing failed, 73 when the output cannot be created.
+    public var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
 }
