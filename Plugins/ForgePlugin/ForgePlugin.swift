@@ -10,7 +10,8 @@ import PackagePlugin
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let forge = try context.tool(named: "forge")
+        // A tool the plugin depends on as a target is named after the target (ForgeCLI), not its product.
+        let forge = try context.tool(named: "ForgeCLI")
         let process = Process()
         process.executableURL = forge.url
         process.arguments = arguments
