@@ -24,7 +24,7 @@ final class ReleaseTests: XCTestCase {
                                          deadline: .seconds(3600))
         XCTAssertEqual(check.status, 0, String((check.standardOutput + check.standardError).suffix(4_000)))
         for line in ["sha256 matches", "forge and forge-serve link no Swift library",
-                     "forge --all and forge jws --all identical", "forge serve --help from the tarball runs forge-serve"] {
+                     "forge --all and forge jws --all identical", "forge serve --help and forge notify --help from the tarball run forge-serve"] {
             XCTAssertTrue(check.standardOutput.contains(line), check.standardOutput)
         }
     }
