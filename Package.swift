@@ -2,8 +2,13 @@
 //
 // Receipt Forge: one module per concept (docs/architecture.md draws who may import whom).
 //
-// Sources/    the product: libraries and the `forge` executable. No library links
-//             OpenSSL or needs a system library.
+// Sources/    the product: libraries and two executables. `forge` mints, checks and
+//             verifies: swift-crypto, swift-asn1 and swift-argument-parser, no HTTP.
+//             `forge-serve` holds the commands that need HTTP (`forge serve`, `forge
+//             notify`, `forge scenario run --notify`), with SwiftNIO, Hummingbird and
+//             async-http-client; `forge` runs it for those commands.
+//             No library links OpenSSL or needs a system library.
+// Plugins/    `swift package forge …` for packages that depend on this one.
 // Fuzz/       libFuzzer bodies, driver and one executable per target (scripts/fuzz).
 // Benchmarks/ the executable behind scripts/bench.
 // Oracles/    OpenSSL through a C shim: the independent oracle of tests, benchmarks and
@@ -21,6 +26,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "forge", targets: ["ForgeCLI"]),
+        .executable(name: "forge-serve", targets: ["ForgeServeCLI"]),
+        .plugin(name: "ForgePlugin", targets: ["ForgePlugin"]),
         .executable(name: "fuzz-ber", targets: ["FuzzBER"]),
         .executable(name: "fuzz-bignum", targets: ["FuzzBigNum"]),
         .executable(name: "fuzz-verifier", targets: ["FuzzVerifier"]),
@@ -120,8 +127,9 @@ let package = Package(
         // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
         .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
         // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
-        // schedule in store time, the webhook POST (async-http-client) and Apple's sendAttemptResult words.
+        // schedule in store time, a courier over a `WebhookSender`, Apple's sendAttemptResult words. No HTTP.
         .target(name: "NotificationDelivery", dependencies: ["AppInput", "ForgeSupport", "LocalAppStore"]),
+        // The webhook POST: `WebhookSender` over async-http-client (SwiftNIO, NIOSSL).
         .target(
             name: "HTTPWebhook",
             dependencies: [
@@ -153,17 +161,45 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `forge`: a thin layer over the libraries.
+        // What both executables parse and print alike: the app and reference options, input
+        // files, exit statuses, the list of server commands, `forge scenario run`'s options and
+        // output. No HTTP.
+        .target(
+            name: "ForgeCommandLine",
+            dependencies: ["AppInput", "FileAccess", "ForgeSupport", "LocalAppStore", "OwnedFileTree", "Receipt", "ReceiptForge",
+                           "ReceiptVerifier", "StoreScenarios", "StrictJSON",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `forge`: a thin layer over the libraries, without the HTTP stack: `forge serve`, `forge notify`
+        // and `forge scenario run --notify` run forge-serve.
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
-                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeServer", "ForgeSupport", "OwnedFileTree", "Receipt",
+                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeCommandLine", "ForgeSupport", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
-                "StoreKit2Verifier", "StrictJSON", "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI",
-                "StoreNotifications", "NotificationDelivery", "HTTPWebhook", "StoreScenarios",
+                "StoreKit2Verifier", "StoreScenarios", "StrictJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `forge-serve`: the commands that send or serve HTTP (`forge serve`, `forge notify`,
+        // `forge scenario run --notify`), over ForgeServer and HTTPWebhook.
+        .executableTarget(
+            name: "ForgeServeCLI",
+            dependencies: [
+                "AppInput", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
+                "StoreAPIAuthentication", "StoreNotifications", "StoreScenarios", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // `swift package --allow-writing-to-package-directory forge …`: the forge in a dependent package.
+        .plugin(
+            name: "ForgePlugin",
+            capability: .command(
+                intent: .custom(verb: "forge", description: "Mint receipt fixtures (or run any forge subcommand) into this package."),
+                permissions: [.writeToPackageDirectory(reason: "The forge writes the fixtures where --out says, inside this package.")]
+            ),
+            dependencies: ["ForgeCLI"]
         ),
 
         // MARK: Oracles (tests, benchmarks, differential fuzzing only)
@@ -226,18 +262,20 @@ let package = Package(
         ),
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
         .testTarget(name: "ForgeCLITests", dependencies: [
-            "ForgeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport",
+            "ForgeCLI", "ForgeServeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport",
             // `forge notify` against a webhook on 127.0.0.1.
             "WebhookTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
+        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
+        // `swift package forge` from a package depending on this one, refused without the write permission.
+        .testTarget(name: "ForgePluginTests", dependencies: ["TestSupport"]),
         // FuzzBER: its replayer is run as a built product (ReplayerTests).
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "FuzzBER", "ReceiptForge", "ReceiptMutation", "Receipt", "ReceiptVerifier", "TestSupport", "BER", "ForgeCA"]),
         // The strict parser, its Decoder and its python dialect (against Python's json where installed).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BER
+import ForgeCommandLine
 
 struct ASN1Command: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,16 +50,5 @@ struct ASN1Command: ParsableCommand {
             if !json { printError("forge asn1: \(input.name): \(error)") }
             throw ForgeExit.malformedInput.code
         }
-    }
-}
-
-func printError(_ message: String) {
-    var standardError = StandardError()
-    print(message, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandleOutput.writeToStandardError(string)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ReceiptForge
 import Foundation
 import ForgeCA
+import ForgeCommandLine
 import OwnedFileTree
 
 /// `forge ca --out DIR [--swift FILE]`

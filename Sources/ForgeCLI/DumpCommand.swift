@@ -1,4 +1,5 @@
 import ArgumentParser
+import ForgeCommandLine
 import ReceiptForge
 import Foundation
 import Receipt

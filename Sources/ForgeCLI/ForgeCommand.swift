@@ -2,8 +2,20 @@ import ArgumentParser
 import Foundation
 import ReceiptForge
 import OwnedFileTree
+import ForgeCommandLine
 
+/// `forge`: hands a server command over to `forge-serve` before any parsing (so
+/// `forge serve --help` is the real help), and parses the rest itself.
 @main
+enum ForgeMain {
+    static func main() async {
+        if let arguments = ServerCommandHandOver.arguments(for: Array(CommandLine.arguments.dropFirst())) {
+            ServerCommandHandOver.run(arguments)
+        }
+        await ForgeCommand.main()
+    }
+}
+
 struct ForgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forge",
@@ -13,29 +25,15 @@ struct ForgeCommand: AsyncParsableCommand {
             malformed input (the error names the path and byte offset); \(ForgeExit.internalFailure.rawValue) \
             internal failure (minting or key generation); \(ForgeExit.cannotCreate.rawValue) the output cannot \
             be created (a file or a directory the forge did not write is in the way; nothing was touched); \
-            \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason).
+            \(ForgeExit.ioError.rawValue) a file could not be read or written (the error gives the system's reason); \
+            \(ForgeExit.unavailable.rawValue) `forge serve`, `forge notify` or `forge scenario run --notify` finds no \
+            forge-serve beside forge and cannot build it.
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
-                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeCommand.self,
-                      ScenarioCommand.self, NotifyCommand.self],
+                      CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeHandOverCommand.self,
+                      ScenarioCommand.self, NotifyHandOverCommand.self],
         defaultSubcommand: MintCommand.self
     )
-}
-
-/// Exit statuses shared by every subcommand, so scripts can tell them apart.
-enum ForgeExit: Int32 {
-    case invalid = 1
-    case malformedInput = 65   // EX_DATAERR
-    case internalFailure = 70  // EX_SOFTWARE: minting or key generation failed
-    case cannotCreate = 73     // EX_CANTCREAT: the output cannot be created (something in the way)
-    case ioError = 74          // EX_IOERR: reading or writing failed
-
-    var code: ExitCode { ExitCode(rawValue) }
-}
-
-extension OutputError {
-    /// 74 when reading or writing failed, 73 when the output cannot be created.
-    var exit: ForgeExit { isIOError ? .ioError : .cannotCreate }
 }
 
 /// Runs a tree write for a subcommand: a write error exits 73 or 74, a minting error

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ForgeCommandLine
 import Foundation
 import Receipt
 import ReceiptForge

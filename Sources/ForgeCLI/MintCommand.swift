@@ -1,5 +1,6 @@
 import ArgumentParser
 import BER
+import ForgeCommandLine
 import ReceiptForge
 import Foundation
 import Receipt

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReceiptForge
 import CheckReport
+import ForgeCommandLine
 import OwnedFileTree
 
 /// `forge report RESULTS.json … [--html FILE]`: several validators' results in one matrix.

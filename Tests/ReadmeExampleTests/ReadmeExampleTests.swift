@@ -22,38 +22,17 @@ final class ReadmeExampleTests: XCTestCase {
     func testTheSwiftExampleBuildsAsADependentPackageAndRuns() throws {
         let source = try Self.exampleSource()
         XCTAssertTrue(source.contains("import ReceiptForge") && source.contains("import ReceiptVerifier"))
-        let package = FileManager.default.temporaryDirectory.appendingPathComponent("readme-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Example"),
-                                                withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: package) }
-        try """
-            // swift-tools-version:6.0
-            import PackageDescription
-
-            let package = Package(
-                name: "example",
-                platforms: [.macOS(.v13)],
-                dependencies: [.package(path: "\(Self.repository.path)")],
-                targets: [
+        let package = try ConsumerPackage(name: "example", targets: """
                     .executableTarget(name: "Example", dependencies: [
-                        .product(name: "ReceiptForge", package: "\(Self.repository.lastPathComponent)"),
-                        .product(name: "ReceiptVerifier", package: "\(Self.repository.lastPathComponent)"),
+                        .product(name: "ReceiptForge", package: "\(ConsumerPackage.dependencyName)"),
+                        .product(name: "ReceiptVerifier", package: "\(ConsumerPackage.dependencyName)"),
                     ]),
-                ]
-            )
-
-            """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        try source.write(to: package.appendingPathComponent("Sources/Example/main.swift"), atomically: true, encoding: .utf8)
-        // A scratch folder of the repository's, kept between runs (like .build), so
-        // the dependency's packages are built once.
-        let scratch = Self.repository.appendingPathComponent(".build-readme-example").path
-        let build = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                         ["swift", "build", "--scratch-path", scratch, "--product", "Example"],
-                                         workingDirectory: package, deadline: .seconds(3600))  // a first build of every dependency
+            """, files: ["Sources/Example/main.swift": source])
+        let build = try package.swift("build", ["--product", "Example"])
         XCTAssertEqual(build.status, 0,
                        "the README example does not build:\n\((build.standardOutput + build.standardError).suffix(4_000))")
         guard build.status == 0 else { return }
-        let example = try ChildProcess.run(URL(fileURLWithPath: scratch + "/debug/Example"), [], workingDirectory: package)
+        let example = try ChildProcess.run(package.product("Example"), [], workingDirectory: package.directory)
         XCTAssertEqual(example.status, 0, example.standardError)
         XCTAssertEqual(example.standardError, "")
         XCTAssertEqual(example.standardOutput, "copied-device: device-hash-mismatch, expected device-hash-mismatch\n")

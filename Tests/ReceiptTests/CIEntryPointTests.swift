@@ -8,8 +8,8 @@ final class CIEntryPointTests: XCTestCase {
     /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`,
     /// `dpkg` and `pkg-config` first on `PATH`: the stand-in `swift` reports the
     /// environment the real one would have run the tests in. The README's test command
-    /// runs first, exactly as written there; scripts/docs's documentation build and
-    /// scripts/tsan's build and test run follow.
+    /// runs first, exactly as written there; scripts/docs's documentation build, the
+    /// release test, then scripts/tsan's build and test run follow.
     func testCIRunExportsCIBeforeRunningTheTests() throws {
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("ci-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
@@ -40,6 +40,7 @@ final class CIEntryPointTests: XCTestCase {
                 + "--target StoreKit2Forge --target StoreKit2Verifier --target LocalAppStore "
                 + "--output-path .build/documentation with CI=true",
             "scripts/docs: 8 archives in .build/documentation, no warnings",
+            "swift test --skip-build --filter ReleaseTests.testTheStaticTarball with CI=true",
             "swift build --build-tests --sanitize=thread --scratch-path .build-tsan with CI=true",
             "swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter \(filter) with CI=true",
             "",

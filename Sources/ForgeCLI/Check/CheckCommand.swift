@@ -4,6 +4,7 @@ import Receipt
 import ReceiptForge
 import CheckReport
 import OwnedFileTree
+import ForgeCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

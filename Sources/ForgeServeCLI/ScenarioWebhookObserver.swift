@@ -1,4 +1,5 @@
 import AppInput
+import ForgeCommandLine
 import Foundation
 import HTTPWebhook
 import LocalAppStore

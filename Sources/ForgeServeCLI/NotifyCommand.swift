@@ -1,5 +1,6 @@
 import AppInput
 import ArgumentParser
+import ForgeCommandLine
 import Foundation
 import HTTPWebhook
 import LocalAppStore
@@ -11,8 +12,8 @@ import StoreScenarios
 /// server. Network code: kept out of the StoreScenarios library.
 struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "notify",
-        abstract: "Send App Store Server Notifications V2 to a webhook, retried on Apple's schedule.",
+        commandName: ServerCommand.notify.rawValue,
+        abstract: ServerCommand.notify.abstract,
         discussion: """
             --type T [--subtype S] sends one notification of that kind: TEST, or the first notification of that \
             kind a catalogue scenario makes (its data names a real transaction of that scenario's store). \

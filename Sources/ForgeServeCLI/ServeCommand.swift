@@ -1,5 +1,6 @@
 import AppInput
 import ArgumentParser
+import ForgeCommandLine
 import ForgeServer
 import Foundation
 import LocalAppStore
@@ -11,8 +12,8 @@ import StoreServerAPI
 /// `forge serve`: a verifyReceipt look-alike HTTP server for testing server-side receipt code.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Answer like Apple's verifyReceipt and App Store Server API, from the forge's receipts and a local App Store.",
+        commandName: ServerCommand.serve.rawValue,
+        abstract: ServerCommand.serve.abstract,
         discussion: """
             POST /verifyReceipt (production) and POST /sandbox/verifyReceipt (sandbox) take Apple's JSON \
             request ({"receipt-data": BASE64, "password": HEX, "exclude-old-transactions": BOOL}) and answer \

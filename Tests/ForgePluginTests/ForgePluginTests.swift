@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The command plugin from a package that depends on this one: `swift package forge …`
+/// is refused without SwiftPM's write permission, writes only under `--out` with it, and
+/// the consumer's own test reads what it minted. Slow: it builds `forge` and the
+/// consumer's test in the consumer scratch folder (shared with ReadmeExampleTests).
+final class ForgePluginTests: XCTestCase {
+    static let bundleIdentifier = "com.example.plugin-consumer"
+
+    func testTheForgeVerbMintsFixturesOnlyWithPermissionAndOnlyWhereAsked() throws {
+        let package = try ConsumerPackage(name: "plugin-consumer", targets: """
+                    .testTarget(name: "FixtureTests"),
+            """, files: ["Tests/FixtureTests/FixtureTests.swift": """
+                import Foundation
+                import XCTest
+
+                final class FixtureTests: XCTestCase {
+                    func testTheMintedReceiptIsForThisApp() throws {
+                        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                            .appendingPathComponent("Fixtures")
+                        let receipt = try Data(contentsOf: fixtures.appendingPathComponent("valid/receipt"))
+                        XCTAssertEqual(receipt.first, 0x30)  // a DER SEQUENCE: the PKCS#7 ContentInfo
+                        XCTAssertNotNil(receipt.range(of: Data("\(Self.bundleIdentifier)".utf8)))
+                    }
+                }
+
+                """])
+        let mint = ["forge", "--all", "--out", "Tests/Fixtures", "--bundle-id", Self.bundleIdentifier]
+
+        let refused = try package.swift("package", mint)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue((refused.standardOutput + refused.standardError).contains("--allow-writing-to-package-directory"),
+                      refused.standardOutput + refused.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: package.directory.appendingPathComponent("Tests/Fixtures").path))
+
+        let before = try files(in: package.directory)
+        let minted = try package.swift("package", ["--allow-writing-to-package-directory"] + mint)
+        XCTAssertEqual(minted.status, 0, String((minted.standardOutput + minted.standardError).suffix(4_000)))
+        let written = try files(in: package.directory).subtracting(before)
+        XCTAssertTrue(written.contains("Tests/Fixtures/valid/receipt"), "\(written.sorted())")
+        XCTAssertEqual(written.filter { !$0.hasPrefix("Tests/Fixtures/") }, [], "the plugin wrote outside --out")
+
+        let test = try package.swift("test", [])
+        XCTAssertEqual(test.status, 0, String((test.standardOutput + test.standardError).suffix(4_000)))
+        XCTAssertTrue((test.standardOutput + test.standardError).contains("Executed 1 test, with 0 failures"),
+                      test.standardOutput + test.standardError)
+    }
+
+    /// Every file under `directory`, relative to it.
+    private func files(in directory: URL) throws -> Set<String> {
+        let root = directory.resolvingSymlinksInPath().path + "/"
+        var paths: Set<String> = []
+        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]))
+        for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+            paths.insert(String(url.resolvingSymlinksInPath().path.dropFirst(root.count)))
+        }
+        return paths
+    }
+}
