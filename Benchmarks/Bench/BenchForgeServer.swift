@@ -18,11 +18,7 @@ struct BenchForgeServer {
             print("scripts/bench \(suite) needs wrk (Debian: apt-get install wrk)")
             exit(69)
         }
-        let forgePath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
-        guard FileManager.default.isExecutableFile(atPath: forgePath) else {
-            print("no forge executable at \(forgePath) (scripts/bench builds it)")
-            exit(66)
-        }
+        let forgePath = benchForgeExecutable()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: forgePath)
         server.arguments = ["serve", "--port", "0"] + arguments
@@ -47,4 +43,15 @@ struct BenchForgeServer {
         base = "http://" + banner[match]
         self.wrk = wrk
     }
+}
+
+/// The `forge` to measure: `path` when given, else the release build beside this
+/// benchmark (scripts/bench builds it); exits 66 when it is not there.
+func benchForgeExecutable(_ path: String? = nil) -> String {
+    let forgePath = path ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
+    guard FileManager.default.isExecutableFile(atPath: forgePath) else {
+        print("no forge executable at \(forgePath) (scripts/bench builds it)")
+        exit(66)
+    }
+    return forgePath
 }

@@ -7,12 +7,7 @@ import ReceiptForge
 /// process, in the same run. Overhead per case = (forge check's wall time − forge's
 /// own start-up, measured as `forge check --case valid`) / cases − one bare spawn.
 func runCheckBench(_ arguments: [String]) {
-    let forgePath = arguments.first ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("forge").path
-    guard FileManager.default.isExecutableFile(atPath: forgePath) else {
-        print("no forge executable at \(forgePath) (scripts/bench builds it)")
-        exit(66)
-    }
+    let forgePath = benchForgeExecutable(arguments.first)
     let tree = FileManager.default.temporaryDirectory.appendingPathComponent("forge-bench-check-\(getpid())")
     defer { try? FileManager.default.removeItem(at: tree) }
     do {

@@ -84,11 +84,6 @@ public enum ScenarioPage {
         return HTMLPage.document(title: "Scenario \(escape(transcript.scenario))", body: body)
     }
 
-    /// The first subscription's status after the step, if the customer has one.
-    static func status(after step: ScenarioTranscript.Step) -> Int? {
-        firstSubscription(after: step)?["status"]?.intValue
-    }
-
     /// The first subscription's `lastTransactions` item in Get All Subscription Statuses after the step.
     static func firstSubscription(after step: ScenarioTranscript.Step) -> JSONValue? {
         step.serverAPI?.subscriptionStatuses["data"]?[0]?["lastTransactions"]?[0]
