@@ -263,8 +263,8 @@ let package = Package(
         .testTarget(name: "BERTests", dependencies: ["BER", "FuzzTargets", "ReceiptForge", "ForgeCA", "StrictJSON", "TestSupport", swiftASN1, "ForgeSupport"]),
         .testTarget(name: "ForgeCLITests", dependencies: [
             "ForgeCLI", "ForgeServeCLI", "StoreAPIAuthentication", "StrictJSON", "TestSupport",
-            // `forge notify` against a webhook on 127.0.0.1.
-            "WebhookTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            // `forge notify` against a webhook on 127.0.0.1 (which reads bodies as ForgeServer does).
+            "WebhookTestSupport", "ForgeServer", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
@@ -298,7 +298,7 @@ let package = Package(
                                                                      "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
-            "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport", "WebhookTestSupport",
+            "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport", "WebhookTestSupport", "ForgeServer",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,3 +1,4 @@
+import ForgeServer
 import Foundation
 import Hummingbird
 import WebhookTestSupport
@@ -30,7 +31,7 @@ final class FlakyWebhook: @unchecked Sendable {
         let webhook = FlakyWebhook(failures: failures)
         let router = Router()
         router.post("notifications") { request, _ -> Response in
-            let bytes = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+            let bytes = try await request.body.bytes(upTo: 1 << 20)
             return Response(status: webhook.answer(bytes))
         }
         return try await LocalWebhookServer.with(router, label: "flaky-webhook") { base in

@@ -1,3 +1,4 @@
+import ForgeServer
 import Foundation
 import Hummingbird
 import StrictJSON
@@ -53,7 +54,7 @@ final class NotificationWebhook: @unchecked Sendable {
 
     /// Keeps the request and answers the status of its turn (`scripted`) or 200.
     private func record(_ request: Request, scripted: Bool) async throws -> Int {
-        let body = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+        let body = try await request.body.bytes(upTo: 1 << 20)
         let (status, ready) = lock.withLock { () -> (Int, [CheckedContinuation<Void, Never>]) in
             bodies.append(body)
             let status = !scripted || script.isEmpty ? 200 : script.removeFirst()

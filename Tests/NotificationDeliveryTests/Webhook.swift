@@ -1,3 +1,4 @@
+import ForgeServer
 import Foundation
 import Hummingbird
 import NIOCore
@@ -26,8 +27,7 @@ final class Webhook: @unchecked Sendable {
     }
 
     private func record(_ request: Request, path: String) async throws {
-        let body = try await request.body.collect(upTo: 1 << 20)
-        let bytes = Array(body.readableBytesView)
+        let bytes = try await request.body.bytes(upTo: 1 << 20)
         lock.withLock { received.append((path, request.headers[.contentType], bytes)) }
     }
 
