@@ -6,7 +6,9 @@ import PackagePlugin
 /// `Fixtures/`) lands in the package and nowhere else. Every argument goes to `forge`
 /// as given: `forge --help` lists them. The permission is SwiftPM's: without the flag,
 /// `swift package` asks (in a terminal) or refuses before the forge runs; on macOS its
-/// sandbox also keeps the forge's writes inside the package.
+/// sandbox also keeps the forge's writes inside the package. The server commands
+/// (`serve`, `notify`, `scenario run --notify`) need forge-serve, which cannot be built
+/// while the plugin runs: forge says to use `swift run forge-serve …` instead.
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -16,6 +18,9 @@ struct ForgePlugin: CommandPlugin {
         process.executableURL = forge.url
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
+        // Tells forge it runs under this plugin (ServerCommandHandOver.pluginEnvironmentVariable):
+        // SwiftPM holds the build folder meanwhile, so `forge serve` must not build forge-serve.
+        process.environment = ProcessInfo.processInfo.environment.merging(["RECEIPT_FORGE_PLUGIN": "1"]) { _, new in new }
         try process.run()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {

@@ -15,6 +15,10 @@ import Darwin
 /// the same configuration and scratch path; missing elsewhere, the error says how to
 /// get it.
 enum ServerCommandHandOver {
+    /// Set by the command plugin (Plugins/ForgePlugin, which cannot import this module
+    /// and spells it out) for the forge it runs.
+    static let pluginEnvironmentVariable = "RECEIPT_FORGE_PLUGIN"
+
     /// The arguments for `forge-serve` when `arguments` (without the executable) name a
     /// server command: `serve …` as is, `help serve` as `serve --help`. Nil for any other
     /// command, which `forge` parses itself.
@@ -36,6 +40,13 @@ enum ServerCommandHandOver {
         let directory = executable.deletingLastPathComponent()
         let companion = directory.appendingPathComponent(ServerCommand.executableName)
         if !FileManager.default.isExecutableFile(atPath: companion.path) {
+            // Under `swift package forge`, SwiftPM holds the build folder's lock until the
+            // plugin ends: a `swift build` from here would wait for it for ever.
+            if ProcessInfo.processInfo.environment[pluginEnvironmentVariable] != nil {
+                fail("""
+                    \(command): the commands that need HTTP live in the executable \(ServerCommand.executableName), which                     `swift package forge` cannot build (SwiftPM holds the build folder while a plugin runs). From this                     package, `swift run \(ServerCommand.executableName) \(arguments.first ?? "serve") …` builds it (the first                     time takes 3–5 minutes) and runs it.
+                    """)
+            }
             guard let build = SwiftPMBuildFolder(productsDirectory: directory) else {
                 fail("""
                     \(command): the commands that need HTTP live in the executable \(ServerCommand.executableName), which is not beside this forge \

@@ -42,6 +42,20 @@ final class ForgePluginTests: XCTestCase {
         XCTAssertTrue(written.contains("Tests/Fixtures/valid/receipt"), "\(written.sorted())")
         XCTAssertEqual(written.filter { !$0.hasPrefix("Tests/Fixtures/") }, [], "the plugin wrote outside --out")
 
+        // A server command cannot build forge-serve under the plugin (SwiftPM holds the build
+        // folder): it says what to run instead, at once, rather than waiting on the lock. (A
+        // forge-serve built earlier, `swift run forge-serve`, would be run: it is removed from
+        // this test's scratch folder first.)
+        try? FileManager.default.removeItem(at: package.product("forge-serve"))
+        let serve = try package.swift("package", ["--allow-writing-to-package-directory", "forge", "serve", "--port", "0"],
+                                      deadline: .seconds(300))
+        let said = serve.standardOutput + serve.standardError
+        XCTAssertNotEqual(serve.status, 0, said)
+        for phrase in ["forge serve: the commands that need HTTP live in the executable forge-serve",
+                       "`swift run forge-serve serve …`", "exited with status 69"] {
+            XCTAssertTrue(said.contains(phrase), "\(phrase) not in: \(said)")
+        }
+
         let test = try package.swift("test", [])
         XCTAssertEqual(test.status, 0, String((test.standardOutput + test.standardError).suffix(4_000)))
         XCTAssertTrue((test.standardOutput + test.standardError).contains("Executed 1 test, with 0 failures"),

@@ -86,4 +86,27 @@ final class ServerCommandHandOverTests: XCTestCase {
         XCTAssertEqual(scenario.status, 0, scenario.standardError)
         XCTAssertTrue(scenario.standardOutput.hasPrefix("{"), scenario.standardOutput)
     }
+
+    /// Under `swift package forge` (the plugin sets RECEIPT_FORGE_PLUGIN), a forge in a
+    /// SwiftPM build folder without forge-serve says what to run instead of building it:
+    /// SwiftPM holds that folder while the plugin runs, and the build would wait for ever.
+    func testUnderThePluginForgeDoesNotBuildForgeServe() throws {
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("forge-plugin-\(UUID().uuidString)")
+        let products = package.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug")
+        try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: package) }
+        try Data("{}".utf8).write(to: package.appendingPathComponent(".build/workspace-state.json"))
+        try Data("// swift-tools-version:6.0\n".utf8).write(to: package.appendingPathComponent("Package.swift"))
+        let forge = products.appendingPathComponent("forge")
+        try FileManager.default.copyItem(at: ChildProcess.product("forge"), to: forge)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECEIPT_FORGE_PLUGIN"] = "1"
+        let result = try ChildProcess.run(forge, ["serve", "--port", "0"], environment: environment, workingDirectory: package)
+        XCTAssertEqual(result.status, 69, result.standardError)
+        XCTAssertTrue(result.standardError.contains("`swift package forge` cannot build (SwiftPM holds the build folder while a plugin runs)"),
+                      result.standardError)
+        XCTAssertTrue(result.standardError.contains("`swift run forge-serve serve …`"), result.standardError)
+        XCTAssertFalse(result.standardError.contains("building forge-serve"), result.standardError)
+    }
 }
