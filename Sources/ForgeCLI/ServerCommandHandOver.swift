@@ -44,7 +44,10 @@ enum ServerCommandHandOver {
             // plugin ends: a `swift build` from here would wait for it for ever.
             if ProcessInfo.processInfo.environment[pluginEnvironmentVariable] != nil {
                 fail("""
-                    \(command): the commands that need HTTP live in the executable \(ServerCommand.executableName), which                     `swift package forge` cannot build (SwiftPM holds the build folder while a plugin runs). From this                     package, `swift run \(ServerCommand.executableName) \(arguments.first ?? "serve") …` builds it (the first                     time takes 3–5 minutes) and runs it.
+                    \(command): the commands that need HTTP live in the executable \(ServerCommand.executableName), which \
+                    `swift package forge` cannot build (SwiftPM holds the build folder while a plugin runs). From this \
+                    package, `swift run \(ServerCommand.executableName) \(arguments.first ?? "serve") …` builds it (the first \
+                    time takes 3–5 minutes) and runs it.
                     """)
             }
             guard let build = SwiftPMBuildFolder(productsDirectory: directory) else {
