@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 
+@available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 extension RequestBody {
     /// The body's bytes, at most `limit` of them (more throws `NIOTooManyBytesError`), each
     /// fragment copied out as it arrives.
