@@ -155,14 +155,13 @@ struct VerifyReceiptResponder: HTTPResponder {
 
     /// The body, up to the limit and within the read timeout.
     private func readBody(_ request: Request, context: Context, _ line: inout LogLine) async throws -> BodyRead {
-        let declared = request.headers[.contentLength].flatMap(Int.init)
-        if let declared, declared > maximumBodySize {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
             return .refused(tooLarge(context.channel, &line))
         }
         let channel = context.channel
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(readTimeout)) { channel.close(promise: nil) }
         do {
-            let body = try await request.body.bytes(upTo: maximumBodySize, expected: declared)
+            let body = try await request.body.bytes(upTo: maximumBodySize)
             timer.cancel()
             return .body(body)
         } catch is NIOTooManyBytesError {
