@@ -198,8 +198,10 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "forge", description: "Mint receipt fixtures (or run any forge subcommand) into this package."),
                 permissions: [.writeToPackageDirectory(reason: "The forge writes the fixtures where --out says, inside this package.")]
-            ),
-            dependencies: ["ForgeCLI"]
+            )
+            // No `dependencies: ["ForgeCLI"]`: a tool dependency compiles the whole forge a second
+            // time for the host (`…-tool`) in every build of this package and of its users; the
+            // plugin asks SwiftPM to build the `forge` product instead (ForgePlugin.buildForge).
         ),
 
         // MARK: Oracles (tests, benchmarks, differential fuzzing only)

@@ -16,7 +16,8 @@ fuzzer_runtime() {
     local swiftc resource
     swiftc=$(command -v swiftc)
     resource="$(dirname "$(dirname "$(readlink -f "$swiftc")")")/lib/clang"
-    ls "$resource"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -1
+    local runtimes=("$resource"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a)
+    if [ -e "${runtimes[0]}" ]; then echo "${runtimes[0]}"; fi
 }
 
 build_fuzz_target() {

@@ -9,13 +9,18 @@ import PackagePlugin
 /// sandbox also keeps the forge's writes inside the package. The server commands
 /// (`serve`, `notify`, `scenario run --notify`) need forge-serve, which cannot be built
 /// while the plugin runs: forge says to use `swift run forge-serve …` instead.
+///
+/// `forge` is built by asking SwiftPM for the product (`packageManager.build`), not
+/// declared as the plugin's tool: a tool is compiled a second time for the host (every
+/// module of the forge, swift-crypto's BoringSSL among them, as `…-tool`), in this
+/// package's own `swift build` and in every package that uses the plugin. Built as a
+/// product, it shares the package's debug build.
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        // A tool the plugin depends on as a target is named after the target (ForgeCLI), not its product.
-        let forge = try context.tool(named: "ForgeCLI")
+        let forge = try Self.buildForge()
         let process = Process()
-        process.executableURL = forge.url
+        process.executableURL = forge
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
         // Tells forge it runs under this plugin (ServerCommandHandOver.pluginEnvironmentVariable):
@@ -27,6 +32,20 @@ struct ForgePlugin: CommandPlugin {
             throw ForgeFailed(arguments: arguments, status: process.terminationStatus)
         }
     }
+
+    /// The `forge` product, built (debug) in the package's build folder; its location.
+    static func buildForge() throws -> URL {
+        FileHandle.standardError.write(Data("forge plugin: building forge (the first time compiles swift-crypto: minutes)…\n".utf8))
+        let result = try packageManager.build(.product("forge"), parameters: .init(configuration: .debug, logging: .concise))
+        guard result.succeeded else {
+            throw ForgeBuildFailed(log: result.logText)
+        }
+        guard let forge = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "forge" }) else {
+            throw ForgeBuildFailed(log: "the build succeeded but named no executable `forge` among "
+                                   + result.builtArtifacts.map(\.url.path).joined(separator: ", "))
+        }
+        return forge.url
+    }
 }
 
 /// `forge` exited with a status other than 0 (its help lists what each means).
@@ -35,4 +54,11 @@ struct ForgeFailed: Error, CustomStringConvertible {
     let status: Int32
 
     var description: String { "forge \(arguments.joined(separator: " ")) exited with status \(status)" }
+}
+
+/// SwiftPM could not build the `forge` product; the end of its log says why.
+struct ForgeBuildFailed: Error, CustomStringConvertible {
+    let log: String
+
+    var description: String { "forge plugin: building forge failed:\n\(log.suffix(4_000))" }
 }

@@ -4,30 +4,12 @@ import XCTest
 
 /// The command plugin from a package that depends on this one: `swift package forge …`
 /// is refused without SwiftPM's write permission, writes only under `--out` with it, and
-/// the consumer's own test reads what it minted. Slow: it builds `forge` and the
-/// consumer's test in the consumer scratch folder (shared with ReadmeExampleTests).
+/// the consumer's own test reads what it minted. Slow the first time: the plugin builds
+/// the `forge` product in the consumer's scratch folder (shared with ReadmeExampleTests).
 final class ForgePluginTests: XCTestCase {
-    static let bundleIdentifier = "com.example.plugin-consumer"
-
     func testTheForgeVerbMintsFixturesOnlyWithPermissionAndOnlyWhereAsked() throws {
-        let package = try ConsumerPackage(name: "plugin-consumer", targets: """
-                    .testTarget(name: "FixtureTests"),
-            """, files: ["Tests/FixtureTests/FixtureTests.swift": """
-                import Foundation
-                import XCTest
-
-                final class FixtureTests: XCTestCase {
-                    func testTheMintedReceiptIsForThisApp() throws {
-                        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                            .appendingPathComponent("Fixtures")
-                        let receipt = try Data(contentsOf: fixtures.appendingPathComponent("valid/receipt"))
-                        XCTAssertEqual(receipt.first, 0x30)  // a DER SEQUENCE: the PKCS#7 ContentInfo
-                        XCTAssertNotNil(receipt.range(of: Data("\(Self.bundleIdentifier)".utf8)))
-                    }
-                }
-
-                """])
-        let mint = ["forge", "--all", "--out", "Tests/Fixtures", "--bundle-id", Self.bundleIdentifier]
+        let package = try ConsumerPackage()
+        let mint = ["forge", "--all", "--out", "Tests/Fixtures", "--bundle-id", ConsumerPackage.fixtureBundleIdentifier]
 
         let refused = try package.swift("package", mint)
         XCTAssertNotEqual(refused.status, 0)

@@ -7,27 +7,10 @@ import XCTest
 /// cannot drift from the API, and the library products must build without
 /// `unsafeFlags` (SwiftPM refuses them in dependencies) or a system library.
 final class ReadmeExampleTests: XCTestCase {
-    static let repository = ChildProcess.packageRoot
-
-    /// The first ```swift block after the `## Use from Swift` heading.
-    static func exampleSource() throws -> String {
-        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.range(of: "\n## Use from Swift\n"), "README has no '## Use from Swift' section")
-        let rest = readme[section.upperBound...]
-        let open = try XCTUnwrap(rest.range(of: "```swift\n"), "no ```swift block in the section")
-        let close = try XCTUnwrap(rest[open.upperBound...].range(of: "\n```\n"))
-        return String(rest[open.upperBound..<close.lowerBound]) + "\n"
-    }
-
     func testTheSwiftExampleBuildsAsADependentPackageAndRuns() throws {
-        let source = try Self.exampleSource()
+        let source = try ConsumerPackage.readmeExample()
         XCTAssertTrue(source.contains("import ReceiptForge") && source.contains("import ReceiptVerifier"))
-        let package = try ConsumerPackage(name: "example", targets: """
-                    .executableTarget(name: "Example", dependencies: [
-                        .product(name: "ReceiptForge", package: "\(ConsumerPackage.dependencyName)"),
-                        .product(name: "ReceiptVerifier", package: "\(ConsumerPackage.dependencyName)"),
-                    ]),
-            """, files: ["Sources/Example/main.swift": source])
+        let package = try ConsumerPackage()
         let build = try package.swift("build", ["--product", "Example"])
         XCTAssertEqual(build.status, 0,
                        "the README example does not build:\n\((build.standardOutput + build.standardError).suffix(4_000))")
