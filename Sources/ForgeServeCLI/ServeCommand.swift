@@ -15,74 +15,55 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: ServerCommand.serve.rawValue,
         abstract: ServerCommand.serve.abstract,
         discussion: """
+            A verifyReceipt look-alike and a local App Store, for testing server code. The guide, with what \
+            each answer exercises in a client, the control API and the notifications: docs/local-app-store.md \
+            and docs/notifications-and-scenarios.md in the repository \
+            (https://github.com/receipt-forge/receipt-forge).
+
             POST /verifyReceipt (production) and POST /sandbox/verifyReceipt (sandbox) take Apple's JSON \
-            request ({"receipt-data": BASE64, "password": HEX, "exclude-old-transactions": BOOL}) and answer \
-            HTTP 200 with Apple's JSON: status 0 with the decoded receipt (wrong bundle, version or device, \
-            and expired VPP receipts too: verifyReceipt does not check them); 21002 for a body that is not \
-            JSON, missing or non-Base64 receipt-data, a malformed receipt, or an Xcode-signed receipt \
-            (unless --accept-xcode); 21003 for a receipt that does not authenticate (signature, chain, \
-            expired certificate, digest); 21007 for a sandbox receipt at production, 21008 for a \
-            production receipt at sandbox; 21004 for a password that is not --shared-secret; 21000 for a \
-            method other than POST. GET /health answers 200 once the server is ready.
+            request and answer HTTP 200 with Apple's JSON and status (0, 21000, 21002, 21003, 21004, 21007, \
+            21008); like Apple's, they do not check the bundle id, version, device or VPP expiry. Xcode \
+            receipts get 21002 unless --accept-xcode. GET /health answers 200 once the server is ready.
 
-            The App Store Server API of a local App Store, production at http://HOST:PORT (paths \
-            /inApps/v1/transactions/ID …) and sandbox at http://HOST:PORT/sandbox (/sandbox/inApps/…), \
-            printed at start: point a client's base URL there (Apple's Python client: \
-            client._base_url = "http://127.0.0.1:8080"). Every endpoint: \
-            transaction info, history v1 and v2 (filters, sort, 20 per page), subscription statuses, order \
-            lookup, refund history, consumption information, renewal-date extensions (single, mass, mass \
-            status), app account token, finish transaction, app transaction info, notification history, \
-            test notifications (below). Each environment is a \
-            store of --customers customers (default \(StoreConfiguration.defaultCustomers)) of the app the \
-            app options describe, drawn from --seed, its clock at --now's receipt creation date; answers \
-            are JWS signed by the forge's StoreKit 2 CA (Certs/jws-root.cer). Errors are Apple's \
-            {"errorCode","errorMessage"}. Requests need `Authorization: Bearer JWT` signed by an API key: \
-            by default the forge's test key of --seed (api-key/ of a `forge --all` tree); --api-key \
-            KEYID=FILE with --issuer ID accepts yours instead; --no-auth accepts any request. A refused \
-            token gets 401 `Unauthenticated` as from Apple, and the header X-Forge-Auth-Failure names \
-            the check that failed.
+            The App Store Server API, every endpoint of Apple's, of a local App Store per environment: \
+            production at http://HOST:PORT (/inApps/…), sandbox at http://HOST:PORT/sandbox (/sandbox/inApps/…), \
+            both printed at start. Each store holds --customers customers (default \
+            \(StoreConfiguration.defaultCustomers)) of the app the app options describe, drawn from --seed, \
+            its clock at --now's receipt creation date; answers are JWS signed by the forge's StoreKit 2 CA \
+            (Certs/jws-root.cer); errors are Apple's {"errorCode","errorMessage"}. Requests need \
+            `Authorization: Bearer JWT` signed by an API key: by default the forge's test key of --seed \
+            (api-key/ of a `forge --all` tree), yours with --api-key KEYID=FILE --issuer ID, none with \
+            --no-auth; a refused token gets 401 and the header X-Forge-Auth-Failure names the failed check. \
+            The control API (POST /forge/v1/VERB, GET /forge/v1/state; /sandbox/forge/v1/… for the sandbox) \
+            changes the stores and needs no token.
 
-            Faults for a client's error paths: the request header `X-Forge-Fault: FAULT`, or --faults \
-            FAULT=RATE,... at random (reproducible with --seed: request n, counted over verifyReceipt and \
-            Server API requests in arrival order, draws the seed's n-th number). FAULT is one of: \
-            \(Fault.spellings). An App Store Server API error code answers Apple's \
-            {"errorCode","errorMessage"} with the code's first three digits as HTTP status and \
-            Content-Type: application/json; 4290000 adds Retry-After, the UNIX time in milliseconds one \
-            second later. A fault hits only the requests it means something to (a verifyReceipt status \
-            only verifyReceipt, an API error only the Server API), at its rate among those; the header \
-            with a fault of the other surface, or no fault, gets 400 naming it. On the Server API a fault \
-            hits any request routed to an endpoint, whatever its token (it stands for Apple's server \
-            failing); the control API (/forge/v1/) never faults.
+            Faults: the request header `X-Forge-Fault: FAULT`, or --faults FAULT=RATE,... at random \
+            (reproducible with --seed: request n, counted over verifyReceipt and Server API requests in \
+            arrival order, draws the seed's n-th number). FAULT is one of: \(Fault.spellings). An App Store \
+            Server API error code answers Apple's error JSON with the code's first three digits as HTTP \
+            status; 4290000 adds Retry-After, the UNIX time in milliseconds one second later. A fault hits \
+            only the surface it means something to; the header with a fault of the other surface, or no \
+            fault, gets 400 naming it. On the Server API a fault hits any request routed to an endpoint, \
+            whatever its token; the control API never faults.
 
-            --rate-limits apple: Apple's per-endpoint limits of the App Store Server API, per endpoint and \
-            environment, the sandbox a tenth of production, counted in one-second windows of the wall \
-            clock over authenticated requests: \(ServerAPIRateLimits.apple.summary). Figures from Apple's \
-            "Identifying rate limits" as ../shared/APPSTORESERVERAPI.md quotes it; endpoints it gives no \
-            figure for are not limited. Over the limit: 429 {"errorCode":4290000,"errorMessage":"Rate \
-            limit exceeded."} with Retry-After = the UNIX time in milliseconds of the next window.
+            --rate-limits apple: Apple's per-endpoint limits, per environment, the sandbox a tenth of \
+            production, counted in one-second windows over authenticated requests: \
+            \(ServerAPIRateLimits.apple.summary). The figures are those of Apple's "Identifying rate limits" \
+            (https://developer.apple.com/documentation/appstoreserverapi/identifying-rate-limits); endpoints \
+            without a figure there are not limited. Over the limit: 429 with errorCode 4290000 and \
+            Retry-After = the UNIX time in milliseconds of the next window.
 
             --time-rate RATE: the stores' clocks run RATE times faster than real time, like Xcode's \
-            SKTestSession.timeRate, and renewals, billing retries, grace periods and expiries happen as \
-            the clock passes their dates (seen by the next request). RATE is one of SKTestSession.TimeRate's \
-            names: \(StoreTimeRate.named.map(\.name).joined(separator: ", ")), or a factor (60: a minute \
-            per second). The store has one clock for all subscriptions: the fixed oneRenewalEvery… rates \
-            are read as a monthly renewal at that interval. Without --time-rate the clock moves only when \
-            POST /forge/v1/advanceClock says so; with it, advanceClock adds to the running clock.
+            SKTestSession.timeRate; renewals, billing retries, grace periods and expiries happen as the clock \
+            passes their dates. RATE is one of SKTestSession.TimeRate's names: \
+            \(StoreTimeRate.named.map(\.name).joined(separator: ", ")), or a factor (60: a minute per second); \
+            the fixed oneRenewalEvery… rates are read as a monthly renewal at that interval. Without it the \
+            clock moves only when POST /forge/v1/advanceClock says so.
 
-            Server Notifications V2: every event of either store (a purchase, renewal, failed renewal, \
-            expiry, refund, revocation … made by the control API, the Server API, or the clock passing at \
-            --time-rate or by advanceClock) is signed like Apple's (signedDate = the store's clock; \
-            data.signedTransactionInfo, signedRenewalInfo and status as the Server API answered at that \
-            instant) and POSTed as {"signedPayload": JWS} to --notify-url: `--notify-url URL` (production), \
-            `--notify-url sandbox=URL` (also production=URL), one per environment. HTTP 200-206 is \
-            delivered; another status, a timeout (--notify-timeout, default 5 s), a refused connection … \
-            is a failed attempt recorded with Apple's sendAttemptResult word. Production retries 1, 12, 24, \
-            48 and 72 store hours after each failed attempt, keeping the notificationUUID; the sandbox \
-            sends once. Delivery runs beside the API and never holds a request up. Get Notification \
-            History (POST /inApps/v1/notifications/history), Request a Test Notification (POST \
-            /inApps/v1/notifications/test; 4040007 without a URL) and Get Test Notification Status (GET \
-            /inApps/v1/notifications/test/TOKEN) read that record; without --notify-url for an environment \
-            its notifications are listed with no send attempts. --notify-ca adds a test CA for https webhooks.
+            --notify-url: every store event is sent as a Server Notification V2 ({"signedPayload": JWS}), \
+            retried as Apple's production does (1, 12, 24, 48 and 72 store hours; the sandbox sends once) \
+            and listed by Get Notification History; without a URL for an environment its notifications are \
+            only listed.
 
             Bodies over 1 MiB get HTTP 413; a client that takes over 10 s to send its request is \
             disconnected. SIGTERM or SIGINT stops the server after the requests in flight (exit 0). \

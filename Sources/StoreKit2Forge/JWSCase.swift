@@ -5,7 +5,7 @@ import StoreKit2
 /// One StoreKit 2 fixture: what is signed, how it is broken, how the verifier is set
 /// up, and the status Apple's `SignedDataVerifier` gives it. The catalogue drives the
 /// forge (`forge jws`), the tests (our `JWSVerifier` and Apple's library must both
-/// give `expected`) and the README's table.
+/// give `expected`) and the case table of docs/storekit2.md.
 public struct JWSCase: FixtureCase, Hashable {
     /// What the payload is.
     public enum Content: Sendable, Hashable {

@@ -46,13 +46,13 @@ public struct ServerAPIRateLimits: Sendable, Hashable {
         return environment == .sandbox ? limit.tenth : limit
     }
 
-    /// `--rate-limits apple`: the figures of Apple's "Identifying rate limits" page as
-    /// `../shared/APPSTORESERVERAPI.md` quotes it ("Rate limits are per app and endpoint
-    /// (e.g. 50/s for transaction info and history, 1/s for test notifications; sandbox
-    /// 10 %)"): Get Transaction Info and Get Transaction History (v1 and v2, each its
-    /// own endpoint) 50 per second; Request a Test Notification and Get Test
-    /// Notification Status 1 per second (so 1 per 10 seconds in the sandbox). The other
-    /// endpoints have no figure in that reference, so they are not limited rather than
+    /// `--rate-limits apple`: the figures of Apple's "Identifying rate limits"
+    /// (<https://developer.apple.com/documentation/appstoreserverapi/identifying-rate-limits>;
+    /// rate limits are per app and endpoint, the sandbox's 10 % of production's): Get
+    /// Transaction Info and Get Transaction History (v1 and v2, each its own endpoint) 50
+    /// per second; Request a Test Notification and Get Test Notification Status 1 per
+    /// second (so 1 per 10 seconds in the sandbox). The other endpoints have no figure in
+    /// the reference this table was taken from, so they are not limited rather than
     /// limited at a guessed rate.
     public static let apple = ServerAPIRateLimits(production: [
         .getTransactionInfo: .perSecond(50),

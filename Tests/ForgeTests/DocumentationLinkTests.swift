@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Every relative link in README.md and docs/*.md resolves: the file or folder exists
+/// Every relative link in README.md, CONTRIBUTING.md and docs/*.md resolves: the file or folder exists
 /// inside the repository, and a `#anchor` into a Markdown file names one of its
 /// headings (GitHub's slugs). Links inside code blocks and code spans are not links;
 /// absolute URLs (`https:`, `mailto:`) are not checked.
@@ -23,6 +23,13 @@ final class DocumentationLinkTests: XCTestCase {
         }
         // A checker that finds no links at all would pass on anything.
         XCTAssertTrue(checked > 0, "no relative links found in \(documents.map(\.lastPathComponent))")
+    }
+
+    /// The README is a front door; the manual is in docs/.
+    func testTheREADMEIsAtMost400Lines() throws {
+        let readme = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count - (readme.hasSuffix("\n") ? 1 : 0)
+        XCTAssertLessThanOrEqual(lines, 400, "README.md has \(lines) lines: move the detail into a guide in docs/")
     }
 
     /// The checker itself: a missing file, a missing heading, a link out of the
@@ -80,11 +87,14 @@ final class DocumentationLinkTests: XCTestCase {
 
 /// Finds the relative links of Markdown documents and what is wrong with them.
 enum DocumentationLinks {
-    /// README.md and every docs/*.md of the repository at `root`.
+    /// README.md, CONTRIBUTING.md (when there is one) and every docs/*.md of the
+    /// repository at `root`.
     static func documents(in root: URL) throws -> [URL] {
         let docs = root.appendingPathComponent("docs")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        let contributing = root.appendingPathComponent("CONTRIBUTING.md")
         return [root.appendingPathComponent("README.md")]
+            + (FileManager.default.fileExists(atPath: contributing.path) ? [contributing] : [])
             + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) }
     }
 

@@ -4,13 +4,13 @@ import TestSupport
 import XCTest
 import StoreKit2Forge
 
-/// README's "The StoreKit 2 cases" table is the catalogue: every case in order, with
-/// its kind, expected status, verifier environment and description.
-final class ReadmeJWSCaseTableTests: XCTestCase {
+/// The "The StoreKit 2 cases" table of docs/storekit2.md is the catalogue: every case in
+/// order, with its kind, expected status, verifier environment and description.
+final class JWSCaseTableTests: XCTestCase {
     func testTheTableIsTheCatalogue() throws {
-        let readme = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "\n### The StoreKit 2 cases\n"), "README has no StoreKit 2 case table")
-        let lines = readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+        let guide = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/storekit2.md"), encoding: .utf8)
+        let start = try XCTUnwrap(guide.range(of: "\n## The StoreKit 2 cases\n"), "docs/storekit2.md has no StoreKit 2 case table")
+        let lines = guide[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
         let header = try XCTUnwrap(lines.first { $0.hasPrefix("| case ") })
         XCTAssertEqual(cells(header), ["case", "kind", "expected", "verifier environment", "what it tests"])
         let rows = lines.drop { !$0.hasPrefix("| `") }.prefix { $0.hasPrefix("| `") }.map(cells)

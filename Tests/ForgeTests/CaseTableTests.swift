@@ -3,13 +3,13 @@ import ReceiptForge
 import TestSupport
 import XCTest
 
-/// README's "The cases" table lists the catalogue as it is: every case in order, with
-/// its expected reason, importance and tags.
-final class ReadmeCaseTableTests: XCTestCase {
+/// The "The cases" table of docs/fixtures.md lists the catalogue as it is: every case in
+/// order, with its expected reason, importance and tags.
+final class CaseTableTests: XCTestCase {
     func testTheCaseTableIsTheCatalogue() throws {
-        let readme = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "\n### The cases\n"), "README has no case table")
-        let section = readme[start.upperBound...]
+        let guide = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("docs/fixtures.md"), encoding: .utf8)
+        let start = try XCTUnwrap(guide.range(of: "\n## The cases\n"), "docs/fixtures.md has no case table")
+        let section = guide[start.upperBound...]
         let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
         let header = try XCTUnwrap(lines.first { $0.hasPrefix("| case ") })
         XCTAssertEqual(cells(header), ["case", "expected", "importance", "tags", "what it tests"])
