@@ -18,7 +18,7 @@ import PackagePlugin
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let forge = try Self.buildForge()
+        let forge = try buildForge()
         let process = Process()
         process.executableURL = forge
         process.arguments = arguments
@@ -34,7 +34,7 @@ struct ForgePlugin: CommandPlugin {
     }
 
     /// The `forge` product, built (debug) in the package's build folder; its location.
-    static func buildForge() throws -> URL {
+    func buildForge() throws -> URL {
         FileHandle.standardError.write(Data("forge plugin: building forge (the first time compiles swift-crypto: minutes)…\n".utf8))
         let result = try packageManager.build(.product("forge"), parameters: .init(configuration: .debug, logging: .concise))
         guard result.succeeded else {
@@ -42,7 +42,7 @@ struct ForgePlugin: CommandPlugin {
         }
         guard let forge = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "forge" }) else {
             throw ForgeBuildFailed(log: "the build succeeded but named no executable `forge` among "
-                                   + result.builtArtifacts.map(\.url.path).joined(separator: ", "))
+                                   + result.builtArtifacts.map { $0.url.path }.joined(separator: ", "))
         }
         return forge.url
     }
@@ -60,5 +60,9 @@ struct ForgeFailed: Error, CustomStringConvertible {
 struct ForgeBuildFailed: Error, CustomStringConvertible {
     let log: String
 
-    var description: String { "forge plugin: building forge failed:\n\(log.suffix(4_000))" }
+    var description: String {
+        let said = log.trimmingCharacters(in: .whitespacesAndNewlines)
+        return "forge plugin: building the product forge failed: "
+            + (said.isEmpty ? "SwiftPM gave no log (does the package graph have the product forge?)" : "\n" + String(said.suffix(4_000)))
+    }
 }
