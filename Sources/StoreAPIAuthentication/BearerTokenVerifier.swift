@@ -220,8 +220,14 @@ public struct BearerTokenVerifier: Sendable {
         "'" + (text.count > 64 ? String(text.prefix(64)) + "…" : text) + "'"
     }
 
+    /// Seconds since 1970 and the ISO 8601 date; a date outside the years 1 to 9999 (a
+    /// client's claim can be ±1e300) in seconds alone, as formatting clamps it to a wrong year.
     private static func text(_ date: Date) -> String {
-        "\(seconds(date.timeIntervalSince1970)) (\(date.formatted(.iso8601)))"
+        let seconds = date.timeIntervalSince1970
+        guard (-62_135_596_800...253_402_300_799).contains(seconds) else {
+            return "\(Self.seconds(seconds)) (outside the years 1 to 9999)"
+        }
+        return "\(Self.seconds(seconds)) (\(date.formatted(.iso8601)))"
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -107,11 +107,13 @@ enum ScenarioReference: Hashable {
 }
 
 extension JSONValue {
-    /// The value as compact JSON, keys in document order (what a control request body is).
+    /// The value as compact JSON with sorted keys (what a request body is, and what the
+    /// scenario page shows): JSONEncoder keeps no member order, so unsorted keys came out
+    /// in another order in each process. The script reader refuses numbers a double cannot
+    /// hold (`Scenario.checkReferences`), the only values JSONEncoder refuses.
     var encoded: [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        // A parsed JSONValue always encodes.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try! encoder.encode(self))
     }
 }

@@ -115,7 +115,8 @@ extension Scenario {
         return ScenarioStep(action: action, binding: binding, note: note, location: input.path.description)
     }
 
-    /// Every `${name.member}` in strings of `input` names an earlier step's `as` and a member it can have.
+    /// Every `${name.member}` in strings of `input` names an earlier step's `as` and a member it
+    /// can have, and every number in it is finite as a double.
     private static func checkReferences(_ input: JSONInput, bindings: Set<String>) throws(JSONInputError) {
         switch input.value {
         case .string(let text):
@@ -135,7 +136,13 @@ extension Scenario {
             for member in members {
                 if let value = object.optional(member.key) { try checkReferences(value, bindings: bindings) }
             }
-        case .null, .bool, .number:
+        case .number(let text):
+            // The step's JSON is sent on as JSON (a request body): a number no double holds
+            // (1e400) has no JSON form to send, and would stop the run where it is written.
+            guard let number = Double(text), number.isFinite else {
+                throw input.failure("\(text) is beyond the range of a double: no request can carry it")
+            }
+        case .null, .bool:
             break
         }
     }

@@ -15,7 +15,8 @@ final class ScenarioCommandTests: XCTestCase {
     }
 
     /// --out writes NAME.json (the same bytes twice), keeps a file the forge did not write,
-    /// and --html writes the page.
+    /// and --html writes the page, the same bytes from two processes (JSON bodies inside it
+    /// once came out with their keys in another order in each process).
     func testRunWritesTheTranscriptIntoOutAndKeepsOtherFiles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
@@ -26,9 +27,11 @@ final class ScenarioCommandTests: XCTestCase {
         let file = out.appendingPathComponent("refund-declined-reversed.json")
         let bytes = try Data(contentsOf: file)
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
-        let second = try ForgeProcess.run(["scenario", "run", "refund-declined-reversed", "--out", out.path])
+        let secondPage = directory.appendingPathComponent("run-again.html")
+        let second = try ForgeProcess.run(["scenario", "run", "refund-declined-reversed", "--out", out.path, "--html", secondPage.path])
         XCTAssertEqual(second.status, 0, second.standardError)
         XCTAssertEqual(try Data(contentsOf: file), bytes)
+        XCTAssertEqual(try Data(contentsOf: secondPage), try Data(contentsOf: page), "the page differs between two runs")
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8), "mine")
         let json = try JSONValue(json: bytes)
         XCTAssertEqual(json["notificationSequence"]?.arrayValue?.compactMap(\.stringValue), ["ONE_TIME_CHARGE", "REFUND_DECLINED", "REFUND", "REFUND_REVERSED"])
@@ -41,6 +44,13 @@ final class ScenarioCommandTests: XCTestCase {
         let result = try ForgeProcess.run(["scenario", "run", "--scenario", file.path])
         XCTAssertEqual(result.status, 65)
         XCTAssertTrue(result.standardError.contains("$.steps[0].body.secs"), result.standardError)
+
+        // A number no double holds: refused where it is written, not a trap when the step is sent on.
+        let huge = try ForgeProcess.temporaryFile(Array(#"{"name": "x", "summary": "s", "customer": "a", "steps": [{"control": "advanceClock", "body": {"seconds": 1e400}}]}"#.utf8),
+                                                  in: self, name: "huge.json")
+        let refused = try ForgeProcess.run(["scenario", "run", "--scenario", huge.path])
+        XCTAssertEqual(refused.status, 65, refused.standardError)
+        XCTAssertTrue(refused.standardError.contains("$.steps[0].body.seconds"), refused.standardError)
     }
 
     /// A webhook that answers 500 once, then 200: two attempt lines (same UUID), exit 0.

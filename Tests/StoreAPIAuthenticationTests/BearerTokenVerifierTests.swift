@@ -143,6 +143,12 @@ final class BearerTokenVerifierTests: XCTestCase {
             ("iat a string", token { $0.set("iat", "\"\(now)\"") }.authorization(), .issuedAtMalformed),
             ("iat 61 s ahead", token { $0.set("iat", String(now + 61)) }.authorization(), .issuedInFuture),
             ("exp - iat = 3601", token { $0.set("iat", String(now + 240 - 3601)) }.authorization(), .lifetime),
+            // Claims far outside any calendar (REVIEW-store-server finding 8): refused, not a trap
+            // in the date formatting of the message; anyone can sign them with the public test key.
+            ("exp -1e300", token { $0.set("exp", "-1e300") }.authorization(), .expired),
+            ("exp 1e300, iat -1e300", token { $0.set("exp", "1e300"); $0.set("iat", "-1e300") }.authorization(), .lifetime),
+            ("iat 1e300", token { $0.set("iat", "1e300") }.authorization(), .issuedInFuture),
+            ("exp 1e400", token { $0.set("exp", "1e400") }.authorization(), .expirationMissing),
         ]
         for (label, authorization, expected) in cases {
             switch verify(authorization) {
@@ -161,6 +167,15 @@ final class BearerTokenVerifierTests: XCTestCase {
         var token = Token()
         token.set("bid", #""com.example.other""#)
         return Base64URL.encode(Array(Token.object(token.claims).utf8))
+    }
+
+    /// A date outside the calendar's years 1 to 9999 is shown in seconds alone: formatting
+    /// clamps it to a wrong year (1e300 s reads as 506713-02-07).
+    func testAnExtremeDateIsShownInSecondsAlone() throws {
+        var token = Token()
+        token.set("exp", "-1e300")
+        guard case .failure(let failure) = verify(try token.authorization()) else { return XCTFail("accepted") }
+        XCTAssertTrue(failure.message.hasPrefix("the token expired at -1e+300 (outside the years 1 to 9999);"), failure.message)
     }
 
     func testMessagesSayWhatWasFound() throws {
