@@ -327,3 +327,29 @@ let package = Package(
         ),
     ]
 )
+
+// RECEIPT_FORGE_TEST_TARGETS=A,B,…: the package as these test targets need it, for a build
+// that runs only them (scripts/tsan: ThreadSanitizer's build of the store and server tests).
+// Every other test target, and every target none of them needs (fuzzers, benchmarks, the
+// differential, the OpenSSL oracle, the plugin), is left out, with the products made of them.
+if let only = Context.environment["RECEIPT_FORGE_TEST_TARGETS"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed: Set<String> = []
+    var pending = only.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard needed.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem: break
+            @unknown default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Executable)?.targets ?? (product as? Product.Library)?.targets
+            ?? (product as? Product.Plugin)?.targets ?? []
+        return !targets.allSatisfy(needed.contains)
+    }
+}
