@@ -102,7 +102,7 @@ let package = Package(
         // The user's app: app files, `.storekit` imports, products and purchase history.
         .target(name: "AppInput", dependencies: ["ForgeSupport", "Receipt", "StrictJSON"]),
         // The PKCS#7 receipt forge and its case catalogue.
-        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StoreAPIAuthentication", "StrictJSON"]),
+        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "FileAccess", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StoreAPIAuthentication", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
         .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
@@ -156,6 +156,7 @@ let package = Package(
                 "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -175,7 +176,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
-                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeCommandLine", "ForgeSupport", "OwnedFileTree", "Receipt",
+                "BER", "CheckReport", "FileAccess", "ForgeCA", "ForgeCommandLine", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
                 "StoreKit2Verifier", "StoreScenarios", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -321,7 +322,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport", "AppInput"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport", "AppInput", "FileAccess"]
         ),
     ]
 )
