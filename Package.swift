@@ -273,6 +273,8 @@ let package = Package(
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
+        // docs/architecture.md's module table and graph against Package.swift and the imports.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // `swift package forge` from a package depending on this one, refused without the write permission.
