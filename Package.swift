@@ -269,7 +269,9 @@ let package = Package(
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
-                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
+                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto,
+                                                             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
@@ -297,7 +299,7 @@ let package = Package(
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
         // Every store event's notification against the Server API's answers at its instant, and Apple's verifier.
-        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "StoreKit2",
+        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "AppInput", "StoreKit2",
                                                                      "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
@@ -315,7 +317,8 @@ let package = Package(
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "ForgeSupport", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER",
+                           "TestSupport", crypto]
         ),
         // API keys, bearer tokens (Apple's Python client signs some) and the error table against Apple's enum.
         .testTarget(

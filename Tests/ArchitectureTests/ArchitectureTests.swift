@@ -59,8 +59,11 @@ final class ArchitectureTests: XCTestCase {
         let description: String
     }
 
+    /// One dump for the tests of this class.
+    static let dump = Result { try dumpPackage() }
+
     func testThePageMatchesTheImportsAndPackageSwift() throws {
-        let dump = try Self.dumpPackage()
+        let dump = try Self.dump.get()
         let targets = Dictionary(dump.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let sources = Self.root.appendingPathComponent("Sources")
         let names = try FileManager.default.contentsOfDirectory(atPath: sources.path)
@@ -88,6 +91,32 @@ final class ArchitectureTests: XCTestCase {
         let check = ArchitectureCheck(page: ArchitecturePage(text), modules: modules, packageOfProduct: packageOfProduct)
         XCTAssertEqual(check.page.rows.count, modules.count, "one row per module of Sources/")
         for problem in check.problems { XCTFail(problem) }
+    }
+
+    /// The targets outside Sources/ (tests, their support, Fuzz/, Benchmarks/, Oracles/)
+    /// import only what they declare. SwiftPM's `--explicit-target-dependency-import-check`
+    /// accepts any target of the dependency closure (a test importing `AppInput` through
+    /// `LocalAppStore` passes it); this holds them to their direct dependencies, as the
+    /// page's check holds the modules of Sources/.
+    func testEveryOtherTargetDeclaresWhatItImports() throws {
+        let dump = try Self.dump.get()
+        let names = Set(dump.targets.map(\.name))
+        var checked = 0
+        for target in dump.targets where ["regular", "executable", "test"].contains(target.type) {
+            let path = target.path ?? (target.type == "test" ? "Tests/\(target.name)" : "Sources/\(target.name)")
+            guard !path.hasPrefix("Sources/") else { continue }
+            let directory = Self.root.appendingPathComponent(path)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path), "\(target.name): no folder \(path)")
+            let declared = Set(target.dependencies.map(\.name))
+            checked += 1
+            for line in try SourceImports.imports(under: directory, root: Self.root)
+            where !SourceImports.platformModules.contains(line.module) && !declared.contains(line.module) && line.module != target.name {
+                let spelling = names.contains(line.module) ? "\"\(line.module)\"" : ".product(name: \"\(line.module)\", package: …)"
+                XCTFail("Package.swift: `\(target.name)` imports `\(line.module)` (\(line.location)), which its dependencies do not declare: "
+                    + "add \(spelling) to the target `\(target.name)`")
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the targets outside Sources/")
     }
 
     // MARK: The check itself, on a made-up package
@@ -200,11 +229,13 @@ final class ArchitectureTests: XCTestCase {
             let template = \"\"\"
                 import NotAModuleEither
                 \"\"\"
+            let json = #""aud":\"\"\"#
+            import BigNum
             func imported() {}
             """
         let found = SourceImports.imports(in: text, file: "F.swift")
-        XCTAssertEqual(found.map(\.module), ["Foundation", "Receipt", "Dispatch", "Receipt", "BER", "Glibc"])
-        XCTAssertEqual(found.map(\.reexported), [false, true, false, true, false, false])
-        XCTAssertEqual(found.map(\.line), [1, 2, 3, 4, 5, 7])
+        XCTAssertEqual(found.map(\.module), ["Foundation", "Receipt", "Dispatch", "Receipt", "BER", "Glibc", "BigNum"])
+        XCTAssertEqual(found.map(\.reexported), [false, true, false, true, false, false, false])
+        XCTAssertEqual(found.map(\.line), [1, 2, 3, 4, 5, 7, 14])
     }
 }

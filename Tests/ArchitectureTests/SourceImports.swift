@@ -36,15 +36,22 @@ enum SourceImports {
     static let importKinds: Set<String> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
 
     /// The import lines of one Swift file's text. Lines inside multi-line string
-    /// literals are skipped (a template may hold `import Foo`); `//` comments never
-    /// start with `import`, so they are skipped as well.
+    /// literals are skipped (a script may hold `import sys`): one opens with `"""` at the
+    /// end of a line and closes with `"""` first on a line. `//` comments never start
+    /// with `import`, so they are skipped as well.
     static func imports(in text: String, file: String) -> [ImportLine] {
         var found: [ImportLine] = []
         var inMultilineString = false
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let quotes = rawLine.components(separatedBy: "\"\"\"").count - 1
-            defer { if quotes % 2 == 1 { inMultilineString.toggle() } }
-            guard !inMultilineString else { continue }
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if inMultilineString {
+                if line.hasPrefix("\"\"\"") { inMultilineString = false }
+                continue
+            }
+            if line.hasSuffix("\"\"\"") && !line.hasPrefix("//") {
+                inMultilineString = true
+                continue
+            }
             if let (module, reexported) = importedModule(rawLine) {
                 found.append(ImportLine(module: module, file: file, line: index + 1, reexported: reexported))
             }
