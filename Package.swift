@@ -102,7 +102,7 @@ let package = Package(
         // The user's app: app files, `.storekit` imports, products and purchase history.
         .target(name: "AppInput", dependencies: ["ForgeSupport", "Receipt", "StrictJSON"]),
         // The PKCS#7 receipt forge and its case catalogue.
-        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StoreAPIAuthentication", "StrictJSON"]),
+        .target(name: "ReceiptForge", dependencies: ["AppInput", "BER", "FileAccess", "ForgeCA", "ForgeSupport", "OwnedFileTree", "Receipt", "ReceiptVerifier", "StoreAPIAuthentication", "StrictJSON"]),
         // The StoreKit 2 JWS forge and its case catalogue.
         .target(name: "StoreKit2Forge", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "ReceiptForge", "ReceiptVerifier", "StoreKit2", crypto]),
         // Signed, structure-aware receipt mutants (`forge mutate`, the fuzzers' custom mutator).
@@ -156,6 +156,7 @@ let package = Package(
                 "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -175,7 +176,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeCLI",
             dependencies: [
-                "AppInput", "BER", "CheckReport", "ForgeCA", "ForgeCommandLine", "ForgeSupport", "OwnedFileTree", "Receipt",
+                "BER", "CheckReport", "FileAccess", "ForgeCA", "ForgeCommandLine", "OwnedFileTree", "Receipt",
                 "ReceiptForge", "ReceiptMutation", "ReceiptVerifier", "StoreKit2", "StoreKit2Forge",
                 "StoreKit2Verifier", "StoreScenarios", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -270,10 +271,14 @@ let package = Package(
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
-                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
+                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto,
+                                                             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
+        // docs/architecture.md's module table and graph against Package.swift and the imports.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
         // `swift package forge` from a package depending on this one, refused without the write permission.
@@ -296,7 +301,7 @@ let package = Package(
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
         // Every store event's notification against the Server API's answers at its instant, and Apple's verifier.
-        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "StoreKit2",
+        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "AppInput", "StoreKit2",
                                                                      "ForgeCA", "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
@@ -314,7 +319,8 @@ let package = Package(
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(
             name: "StoreKit2Tests",
-            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER", "TestSupport", crypto]
+            dependencies: ["StoreKit2", "StoreKit2Forge", "StoreKit2Verifier", "StrictJSON", "ForgeCA", "ForgeSupport", "FuzzTargets", "ReceiptForge", "ReceiptVerifier", "BER",
+                           "TestSupport", crypto]
         ),
         // API keys, bearer tokens (Apple's Python client signs some) and the error table against Apple's enum.
         .testTarget(
@@ -323,7 +329,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerifierTests",
-            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport", "AppInput"]
+            dependencies: ["ReceiptVerifier", "Receipt", "ReceiptForge", "ForgeCA", "ForgeSupport", "FuzzTargets", "Differential", "OpenSSLShim", "BER", "TestSupport", "AppInput", "FileAccess"]
         ),
     ]
 )

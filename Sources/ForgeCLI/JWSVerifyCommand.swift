@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileAccess
 import ForgeCommandLine
 import Foundation
 import Receipt

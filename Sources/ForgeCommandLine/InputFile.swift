@@ -1,3 +1,4 @@
+import FileAccess
 import ForgeSupport
 import Foundation
 import ReceiptVerifier

@@ -1,3 +1,4 @@
+import AppInput
 import Foundation
 import OwnedFileTree
 import StoreAPIAuthentication

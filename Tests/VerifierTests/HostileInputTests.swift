@@ -1,4 +1,5 @@
 import BER
+import FileAccess
 import ReceiptForge
 import Foundation
 import Receipt

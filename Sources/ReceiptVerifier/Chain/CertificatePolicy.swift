@@ -1,4 +1,5 @@
 import BER
+import Receipt
 
 /// Why a policy refused a receipt or a certificate: a stable reason, for a
 /// certificate also its fine-grained `ChainFailure` code, and what was wrong.

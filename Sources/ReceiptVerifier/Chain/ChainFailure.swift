@@ -1,3 +1,5 @@
+import Receipt
+
 /// Why a signer's chain was refused: a stable, fine-grained code under the verdict's
 /// reason (BearSSL gives every X.509 outcome such a code). `VerdictReason` stays the
 /// published top-level contract; a chain failure says which rule refused the chain,

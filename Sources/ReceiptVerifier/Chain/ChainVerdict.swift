@@ -1,3 +1,5 @@
+import Receipt
+
 /// The outcome of chain verification: a stable reason, a human-readable detail
 /// naming the certificate at fault (its index in the candidate chain, 0 being the
 /// signer, and its subject), and on success the chain itself.

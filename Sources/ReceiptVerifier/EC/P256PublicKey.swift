@@ -1,6 +1,7 @@
 import BER
 import Crypto
 import Foundation
+import Receipt
 
 /// The identifiers of P-256 keys and ECDSA signatures, which App Store JWS chains use.
 extension OID {

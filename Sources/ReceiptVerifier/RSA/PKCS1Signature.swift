@@ -1,5 +1,6 @@
 import BER
 import Foundation
+import Receipt
 
 /// The outcome of a signature check: a value, not a thrown error.
 public enum SignatureCheck: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import BER
 import BigNum
 import Foundation
+import Receipt
 
 /// An RSA public key (RFC 8017 §3.1) as big-endian magnitude bytes, checked once so
 /// that every signature check can rely on it: modulus of 1024–4096 bits and odd,

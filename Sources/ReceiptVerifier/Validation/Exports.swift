@@ -1,5 +1,3 @@
 // The verifier's API speaks in the receipt model's types (`AppReceipt`,
 // `VerdictReason`, `DeviceIdentifier`): importing ReceiptVerifier brings them along.
 @_exported import Receipt
-// `validate(fileAt:)` throws `FileReadError`, so its module comes along too.
-@_exported import FileAccess

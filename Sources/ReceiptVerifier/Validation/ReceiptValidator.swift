@@ -1,4 +1,5 @@
 import BER
+import FileAccess
 import Foundation
 import Receipt
 

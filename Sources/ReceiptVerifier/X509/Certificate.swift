@@ -1,5 +1,6 @@
 import BER
 import Crypto
+import Receipt
 
 /// `Validity ::= SEQUENCE { notBefore Time, notAfter Time }`, both ends inclusive
 /// (RFC 5280 §4.1.2.5).

@@ -1,4 +1,5 @@
 import BER
+import Receipt
 
 /// Why a certificate does not parse: what (`code`; for encoding faults also the BER
 /// rule broken, `encodingCode`), where (`offset` into the buffer that was parsed and
