@@ -71,7 +71,7 @@ final class CIEntryPointTests: XCTestCase {
             "ci: python oracles N s",
             "swift package resolve with CI=true",
             "ci: resolve N s",
-            "swift build --build-tests with CI=true",
+            "swift build --build-tests --explicit-target-dependency-import-check error with CI=true",
             "ci: build N s",
             "swift test with CI=true",
             "ci: swift test N s",
