@@ -120,7 +120,7 @@ let package = Package(
 
         // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
         // signed answers from the production and sandbox stores.
-        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
+        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
                                                        "StoreKit2", "StoreKit2Forge", "StoreNotifications", "StrictJSON"]),
 
         // Server Notifications V2 made from store events: Apple's type and subtype per event, the
@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeServeCLI",
             dependencies: [
-                "AppInput", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
+                "AppInput", "ForgeCommandLine", "ForgeServer", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
                 "StoreAPIAuthentication", "StoreNotifications", "StoreScenarios", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
-        .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+        .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),

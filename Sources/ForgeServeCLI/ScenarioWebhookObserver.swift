@@ -1,5 +1,6 @@
 import AppInput
 import ForgeCommandLine
+import ForgeSupport
 import Foundation
 import HTTPWebhook
 import LocalAppStore
@@ -15,19 +16,19 @@ final class ScenarioWebhookObserver: ScenarioNotificationObserver {
     private let outbox: NotificationOutbox
     private let courier: NotificationCourier
     private let sender: HTTPWebhookSender
-    private let kinds: KindBook
+    /// Which TYPE/SUBTYPE each queued notification is, by UUID, for the attempt lines.
+    private let kinds = Locked<[String: String]>([:])
 
     init(url: String, environment: AppEnvironment, timeout: Duration = .seconds(5)) throws {
         sender = try HTTPWebhookSender(timeout: timeout)
         outbox = NotificationOutbox(schedule: RetrySchedule.of(environment))
         // One at a time, so the webhook sees the notifications in the order they happened.
         courier = NotificationCourier(outbox: outbox, sender: sender, url: url, maximumConcurrentAttempts: 1)
-        kinds = KindBook()
     }
 
     func stepFinished(notifications: [SignedNotification], storeInstant: StoreInstant) async -> [ScenarioAttemptReport] {
         for notification in notifications {
-            kinds.set(notification.kind.description, for: notification.notificationUUID)
+            kinds.withLock { $0[notification.notificationUUID] = notification.kind.description }
             // A run signs each UUID once (the scenario reader refuses resets).
             try? outbox.enqueue(OutgoingNotification(notificationUUID: notification.notificationUUID,
                                                      signedPayload: notification.signedPayload), at: notification.signedDate)
@@ -45,29 +46,10 @@ final class ScenarioWebhookObserver: ScenarioNotificationObserver {
 
     private func report(_ reports: [NotificationCourier.Report]) -> [ScenarioAttemptReport] {
         reports.map { report in
-            printError(NotificationAttemptLine.text(report, kind: kinds.kind(of: report.notificationUUID)))
+            printError(NotificationAttemptLine.text(report, kind: kinds.withLock { $0[report.notificationUUID] } ?? "?"))
             return ScenarioAttemptReport(notificationUUID: report.notificationUUID, attempt: .init(
                 attempt: report.attempt, attemptDate: report.attemptDate, sendAttemptResult: report.outcome.result.rawValue,
                 detail: report.outcome.detail))
         }
-    }
-}
-
-/// Which TYPE/SUBTYPE each queued notification is, for the attempt lines.
-final class KindBook: @unchecked Sendable {
-    // @unchecked: `kinds` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var kinds: [String: String] = [:]
-
-    func set(_ kind: String, for uuid: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        kinds[uuid] = kind
-    }
-
-    func kind(of uuid: String) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return kinds[uuid] ?? "?"
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ReceiptForge
 import ForgeSupport
 
 /// `--faults SPEC`: faults injected at random rates, reproducible with `--seed`.
@@ -14,12 +13,10 @@ import ForgeSupport
 /// verifyReceipt status only verifyReceipt requests, an App Store Server API error only
 /// Server API requests, `http-503` both; each at its own rate among the requests it
 /// applies to (`21005=10%,4290000=10%`: a tenth of each surface's requests fault).
-public final class FaultPlan: @unchecked Sendable {
-    // @unchecked: `random` and `drawn` are only touched under `lock`.
+public final class FaultPlan: Sendable {
     public let rates: [(fault: Fault, rate: Double)]
     public let seed: UInt64
-    private let lock = NSLock()
-    private var random: DeterministicRandom
+    private let random: Locked<DeterministicRandom>
 
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
@@ -28,7 +25,7 @@ public final class FaultPlan: @unchecked Sendable {
     public init(rates: [(fault: Fault, rate: Double)], seed: UInt64) {
         self.rates = rates
         self.seed = seed
-        random = DeterministicRandom(seed: seed)
+        random = Locked(DeterministicRandom(seed: seed))
     }
 
     /// Parses SPEC (see the type's documentation).
@@ -63,7 +60,7 @@ public final class FaultPlan: @unchecked Sendable {
     /// The fault for the next request, one to `surface`, or nil for a normal answer.
     public func next(for surface: Fault.Surface) -> Fault? {
         guard !rates.isEmpty else { return nil }
-        let draw = lock.withLock { Double(random.next() >> 11) / Double(1 << 53) }
+        let draw = random.withLock { Double($0.next() >> 11) / Double(1 << 53) }
         var cumulative = 0.0
         for (fault, rate) in rates where fault.applies(to: surface) {
             cumulative += rate

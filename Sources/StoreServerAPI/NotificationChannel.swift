@@ -1,4 +1,5 @@
 import AppInput
+import ForgeSupport
 import Foundation
 import LocalAppStore
 import NotificationDelivery
@@ -20,17 +21,13 @@ import StoreNotifications
 /// lists them, but nothing is sent: they have no send attempts (Apple keeps no record
 /// without a URL; the forge keeps one because a test reading history needs it), and
 /// Request a Test Notification answers 4040007 as Apple does.
-public final class NotificationChannel: @unchecked Sendable {
-    // @unchecked: `testNotifications` and `testTokens` are only touched with `lock` held;
-    // the rest is immutable or thread-safe (the store, the outbox, the continuation).
+public final class NotificationChannel: Sendable {
     public let store: LocalAppStore
     public let outbox: NotificationOutbox
     /// The webhook (`forge serve --notify-url`); nil: notifications are recorded, not sent.
     public let url: String?
     let signing: NotificationSigning
-    private let lock = NSLock()
-    private var testNotifications = 0
-    private var testTokens: Set<String> = []
+    private let tests = Locked(TestNotifications())
     private let wakeContinuation: AsyncStream<Void>.Continuation
     /// Yields when there may be attempts due: notifications queued, or a clock moved.
     /// Buffers one wake-up, so a courier busy sending misses none and sees no backlog.
@@ -88,9 +85,9 @@ public final class NotificationChannel: @unchecked Sendable {
             throw ServerAPIFailure(.serverNotificationUrlNotFound, "no notification URL for \(environment.rawValue) (forge serve --notify-url)")
         }
         let date = now
-        let number = lock.withLock {
-            testNotifications += 1
-            return testNotifications
+        let number = tests.withLock { tests in
+            tests.count += 1
+            return tests.count
         }
         let token = signing.signer.testNotificationUUID(number: number)
         let notification = OutgoingNotification(notificationUUID: token,
@@ -100,7 +97,7 @@ public final class NotificationChannel: @unchecked Sendable {
         } catch {
             preconditionFailure("test notification numbers are unique per channel: \(error)")
         }
-        lock.withLock { _ = testTokens.insert(token) }
+        tests.withLock { _ = $0.tokens.insert(token) }
         wake()
         return token
     }
@@ -112,11 +109,17 @@ public final class NotificationChannel: @unchecked Sendable {
         guard UUID(uuidString: token) != nil else {
             throw ServerAPIFailure(.invalidTestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
         }
-        guard lock.withLock({ testTokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+        guard tests.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
               !record.attempts.isEmpty else {
             throw ServerAPIFailure(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
         }
         return record
+    }
+
+    /// The TEST notifications requested so far, and their tokens.
+    private struct TestNotifications {
+        var count = 0
+        var tokens: Set<String> = []
     }
 }
 

@@ -1,4 +1,5 @@
 import AppInput
+import ForgeSupport
 import Foundation
 import LocalAppStore
 import StoreAPIAuthentication
@@ -46,11 +47,11 @@ final class ServerAPIRateLimiterTests: XCTestCase {
 
     func testConcurrentRequestsAdmitExactlyTheLimit() {
         let limiter = ServerAPIRateLimiter(limits: .apple)
-        let admitted = ManagedCounter()
+        let admitted = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 400) { _ in
-            if limiter.admit(.getTransactionInfo, in: .production, at: 7_000) == .admitted { admitted.increment() }
+            if limiter.admit(.getTransactionInfo, in: .production, at: 7_000) == .admitted { admitted.withLock { $0 += 1 } }
         }
-        XCTAssertEqual(admitted.value, 50)
+        XCTAssertEqual(admitted.withLock { $0 }, 50)
     }
 
     /// Through the handler: Apple's body, `Retry-After` from the handler's wall clock,
@@ -71,13 +72,4 @@ final class ServerAPIRateLimiterTests: XCTestCase {
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#)
         XCTAssertEqual(refused.header("Retry-After"), String(Int64(Fixture.wallNow.timeIntervalSince1970) * 1_000 + 1_000))
     }
-}
-
-/// A counter many threads increment.
-private final class ManagedCounter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
