@@ -49,7 +49,7 @@ extension StoreState {
         payload.originalPurchaseDate = JWSDate(milliseconds: customer.firstDownloadDate)
         payload.originalApplicationVersion = app.originalVersion ?? (production ? "1" : "1.0")
         payload.deviceVerification = Data(random.bytes(48)).base64EncodedString()
-        payload.deviceVerificationNonce = AppAccountToken(random: random.next(), random.next()).description
+        payload.deviceVerificationNonce = DeterministicUUID(drawingFrom: &random).description
         payload.appTransactionId = String(customer.appTransactionId)
         payload.originalPlatform = app.platform == .macos ? "macOS" : "iOS"
         payload.signedDate = JWSDate(milliseconds: now)
