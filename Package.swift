@@ -113,7 +113,7 @@ let package = Package(
         // MARK: The local App Store
         // One app's store (products, customers, transactions, subscriptions, clock, events): the one
         // model the Server API, notifications and receipts are derived from. No HTTP.
-        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2", "StoreKit2Forge"]),
+        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2"]),
         // The control API (`/forge/v1/VERB`, SKTestSession's verbs) as method, path and body in,
         // status, headers and body out: any HTTP layer serves it. No HTTP.
         .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
+                "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,8 +1,8 @@
 import AppInput
 import Foundation
 import ForgeCA
+import ForgeSupport
 import LocalAppStore
-import ReceiptForge
 import ReceiptVerifier
 import StoreServerAPI
 
@@ -42,7 +42,7 @@ public struct ServeOptions: Sendable {
     public var stores = LocalAppStores()
     /// How the Server API checks bearer tokens: by default it accepts the forge's test
     /// key of the default seed (`api-key/` of a `forge --all` tree) for the stores' app.
-    public var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: ForgeSettings.defaultSeed,
+    public var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: DeterministicRandom.defaultSeed,
                                                                           bundleIdentifier: LocalAppStores.defaultBundleIdentifier)
     /// `--notify-url`: the webhook of each environment, sent every notification of its
     /// store (production with Apple's retries, the sandbox once). An environment without
