@@ -15,8 +15,7 @@ public struct ServerAPIFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// The store's refusal as Apple's error: its own code when the API has one, else
     /// 4000000 (a value the API has no specific code for).
     public init(_ storeError: StoreError) {
-        let error = storeError.code.appleErrorCode.flatMap(StoreAPIError.init(rawValue:)) ?? .generalBadRequest
-        self.init(error, storeError.description)
+        self.init(StoreAPIError(storeError.code) ?? .generalBadRequest, storeError.description)
     }
 
     public var description: String { "\(error.rawValue) \(error.name): \(detail)" }
