@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeServeCLI",
             dependencies: [
-                "AppInput", "ForgeCommandLine", "ForgeServer", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
+                "AppInput", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
                 "StoreAPIAuthentication", "StoreNotifications", "StoreScenarios", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

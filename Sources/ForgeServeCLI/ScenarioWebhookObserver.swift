@@ -1,6 +1,5 @@
 import AppInput
 import ForgeCommandLine
-import ForgeSupport
 import Foundation
 import HTTPWebhook
 import LocalAppStore
@@ -16,8 +15,6 @@ final class ScenarioWebhookObserver: ScenarioNotificationObserver {
     private let outbox: NotificationOutbox
     private let courier: NotificationCourier
     private let sender: HTTPWebhookSender
-    /// Which TYPE/SUBTYPE each queued notification is, by UUID, for the attempt lines.
-    private let kinds = Locked<[String: String]>([:])
 
     init(url: String, environment: AppEnvironment, timeout: Duration = .seconds(5)) throws {
         sender = try HTTPWebhookSender(timeout: timeout)
@@ -28,9 +25,8 @@ final class ScenarioWebhookObserver: ScenarioNotificationObserver {
 
     func stepFinished(notifications: [SignedNotification], storeInstant: StoreInstant) async -> [ScenarioAttemptReport] {
         for notification in notifications {
-            kinds.withLock { $0[notification.notificationUUID] = notification.kind.description }
             // A run signs each UUID once (the scenario reader refuses resets).
-            try? outbox.enqueue(OutgoingNotification(notificationUUID: notification.notificationUUID,
+            try? outbox.enqueue(OutgoingNotification(notificationUUID: notification.notificationUUID, typeAndSubtype: notification.kind.description,
                                                      signedPayload: notification.signedPayload), at: notification.signedDate)
         }
         return report(await courier.deliverDue(upTo: storeInstant))
@@ -46,7 +42,7 @@ final class ScenarioWebhookObserver: ScenarioNotificationObserver {
 
     private func report(_ reports: [NotificationCourier.Report]) -> [ScenarioAttemptReport] {
         reports.map { report in
-            printError(NotificationAttemptLine.text(report, kind: kinds.withLock { $0[report.notificationUUID] } ?? "?"))
+            printError(NotificationAttemptLine.text(report))
             return ScenarioAttemptReport(notificationUUID: report.notificationUUID, attempt: .init(
                 attempt: report.attempt, attemptDate: report.attemptDate, sendAttemptResult: report.outcome.result.rawValue,
                 detail: report.outcome.detail))

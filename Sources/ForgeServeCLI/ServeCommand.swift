@@ -244,7 +244,7 @@ struct ServeCommand: AsyncParsableCommand {
         // validate() checked the spelling.
         let clock = timeRate.flatMap(StoreTimeRate.init).map { rate in
             // The stores count only the steps between its readings: any start will do.
-            ScaledClockSource(start: 0, rate: rate.factor, wallClock: { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) })
+            ScaledClockSource(start: 0, rate: rate.factor)
         }
         options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,
                                                            customers: customers), clock: clock)

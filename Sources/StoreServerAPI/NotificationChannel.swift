@@ -140,6 +140,8 @@ struct EventNotificationSource: SignedPayloadSource {
 
     var kind: NotificationKind { NotificationKind.of(event) }
 
+    var typeAndSubtype: String { kind.description }
+
     func signedPayload() -> String {
         do {
             return try signing.signer.notification(for: event, reset: reset).signedPayload
@@ -154,6 +156,8 @@ struct TestNotificationSource: SignedPayloadSource {
     let number: Int
     let date: StoreInstant
     let signing: NotificationSigning
+
+    var typeAndSubtype: String { NotificationKind.test.description }
 
     func signedPayload() -> String {
         do {
