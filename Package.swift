@@ -114,13 +114,16 @@ let package = Package(
         // One app's store (products, customers, transactions, subscriptions, clock, events): the one
         // model the Server API, notifications and receipts are derived from. No HTTP.
         .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2"]),
+        // What the Server API and the control API answer, for any transport to send, and the
+        // production and sandbox path prefixes both route by. No HTTP.
+        .target(name: "APIMessage", dependencies: ["AppInput"]),
         // The control API (`/forge/v1/VERB`, SKTestSession's verbs) as method, path and body in,
         // status, headers and body out: any HTTP layer serves it. No HTTP.
-        .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
+        .target(name: "StoreControlAPI", dependencies: ["APIMessage", "AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
 
         // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
         // signed answers from the production and sandbox stores.
-        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
+        .target(name: "StoreServerAPI", dependencies: ["APIMessage", "AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
                                                        "StoreKit2", "StoreKit2Forge", "StoreNotifications", "StrictJSON"]),
 
         // Server Notifications V2 made from store events: Apple's type and subtype per event, the
@@ -153,7 +156,7 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
+                "APIMessage", "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -270,7 +273,7 @@ let package = Package(
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
-        .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+        .testTarget(name: "StoreServerAPITests", dependencies: ["APIMessage", "StoreServerAPI", "StoreControlAPI", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),
@@ -307,7 +310,7 @@ let package = Package(
         .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA", "Receipt",
                                                                  "StoreKit2", "StrictJSON", "TestSupport"]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
-        .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "StoreControlAPITests", dependencies: ["APIMessage", "StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(

@@ -1,3 +1,4 @@
+import APIMessage
 import LocalAppStore
 import StoreAPIAuthentication
 
@@ -20,5 +21,5 @@ public struct ServerAPIFailure: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String { "\(error.rawValue) \(error.name): \(detail)" }
 
-    var response: ServerAPIResponse { .error(error) }
+    var response: APIResponse { .error(error) }
 }

@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import ForgeSupport
 import Foundation
@@ -60,7 +61,7 @@ final class ServerAPIRateLimiterTests: XCTestCase {
         let stores = LocalAppStores(StoreConfiguration(seed: Fixture.seed, customers: 0))
         let handler = ServerAPIHandler(stores: stores, authentication: .testKey(seed: Fixture.seed, bundleIdentifier: bundleId),
                                        wallClock: { Fixture.wallNow }, rateLimits: .apple)
-        func get(_ authorization: String?) -> ServerAPIResponse {
+        func get(_ authorization: String?) -> APIResponse {
             handler.respond(to: ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/1", authorization: authorization))
         }
         for _ in 0..<60 { XCTAssertEqual(get(nil).status, 401) }
