@@ -261,7 +261,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = quiet ? .warning : .info
         let host = host
         do {
-            try await VerifyReceiptServer(options: options, logger: logger).run { port in
+            try await ForgeServeServer(options: options, logger: logger).run { port in
                 // Unbuffered, so a script or test reading the port sees it at once.
                 FileHandle.standardOutput.write(Data(("forge serve: listening on http://\(host):\(port) "
                     + "(POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n"

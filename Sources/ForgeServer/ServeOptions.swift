@@ -10,7 +10,7 @@ import StoreServerAPI
 public struct ServeOptions: Sendable {
     /// The address to bind: `127.0.0.1` by default (loopback only).
     public var host = "127.0.0.1"
-    /// The TCP port; 0 picks a free one (reported by `VerifyReceiptServer.run`'s `onRunning`).
+    /// The TCP port; 0 picks a free one (reported by `ForgeServeServer.run`'s `onRunning`).
     public var port = 8080
     /// App Store trust anchors (`--root`): the committed test CA by default.
     public var roots: [Certificate]

@@ -17,7 +17,7 @@ import StoreServerAPI
 /// - `GET /health`: 200 `{"status":"ok"}`;
 /// - anything else: 404.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
-struct VerifyReceiptResponder: HTTPResponder {
+struct ForgeServeResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
 
     let service: VerifyReceiptService

@@ -8,12 +8,13 @@ import StoreControlAPI
 import StoreServerAPI
 import UnixSignals
 
-/// `forge serve`: a verifyReceipt look-alike and the App Store Server API on Hummingbird 2. Runs until SIGTERM or
-/// SIGINT (or until the task running it is cancelled, or a surrounding `ServiceGroup`
-/// shuts down gracefully), then stops accepting connections, finishes the requests in
-/// flight and returns.
+/// `forge serve` on Hummingbird 2: all four surfaces of `ForgeServeResponder` (verifyReceipt,
+/// the App Store Server API, the control API, `/health`) and the courier of Server
+/// Notifications V2. Runs until SIGTERM or SIGINT (or until the task running it is
+/// cancelled, or a surrounding `ServiceGroup` shuts down gracefully), then stops
+/// accepting connections, finishes the requests in flight and returns.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
-public struct VerifyReceiptServer: Sendable {
+public struct ForgeServeServer: Sendable {
     public let options: ServeOptions
     public let logger: Logger
     /// Both stores' Server Notifications V2 (their event feeds start here): what Get
@@ -45,7 +46,7 @@ public struct VerifyReceiptServer: Sendable {
                                          wallClock: options.clock, rateLimits: options.rateLimits, notifications: notifications)
         let stores = options.stores
         let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
-        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
+        let responder = ForgeServeResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
                                                faults: options.faults,
                                                maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
                                                requestReceived: options.requestReceived, logger: logger)
