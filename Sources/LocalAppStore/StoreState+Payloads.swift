@@ -112,7 +112,7 @@ extension StoreState {
     }
 
     /// The customer's subscriptions, in store order.
-    public func subscriptionsOf(_ customer: Int32) -> [StoreSubscription] {
+    package func subscriptionsOf(_ customer: Int32) -> [StoreSubscription] {
         var found: [StoreSubscription] = []
         for group in groups.indices {
             for ownership in OwnershipType.allCases {
