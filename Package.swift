@@ -127,8 +127,9 @@ let package = Package(
                                                        "StoreKit2", "StoreKit2Forge", "StoreNotifications", "StrictJSON"]),
 
         // Server Notifications V2 made from store events: Apple's type and subtype per event, the
-        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
-        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
+        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA; and
+        // the channel that queues each store event's notification in an outbox. No HTTP.
+        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreKit2", "StoreKit2Forge"]),
         // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
         // schedule in store time, a courier over a `WebhookSender`, Apple's sendAttemptResult words. No HTTP.
         .target(name: "NotificationDelivery", dependencies: ["AppInput", "ForgeSupport", "LocalAppStore"]),
@@ -157,7 +158,7 @@ let package = Package(
             name: "ForgeServer",
             dependencies: [
                 "APIMessage", "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
-                "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
+                "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreNotifications", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -271,9 +272,9 @@ let package = Package(
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
-                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto]),
+                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreNotifications", "StoreServerAPI", "StoreKit2", crypto]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
-        .testTarget(name: "StoreServerAPITests", dependencies: ["APIMessage", "StoreServerAPI", "StoreControlAPI", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+        .testTarget(name: "StoreServerAPITests", dependencies: ["APIMessage", "StoreServerAPI", "StoreControlAPI", "StoreNotifications", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // Builds README's `## Use from Swift` example as a package depending on this one.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["TestSupport"]),

@@ -5,6 +5,7 @@ import NIOCore
 import NotificationDelivery
 import ServiceLifecycle
 import StoreControlAPI
+import StoreNotifications
 import StoreServerAPI
 import UnixSignals
 

@@ -6,6 +6,7 @@ import LocalAppStore
 import NotificationDelivery
 import StoreAPIAuthentication
 import StoreKit2
+import StoreNotifications
 
 /// The App Store Server API without HTTP: a request in, Apple's answer out. Routes
 /// every endpoint of both environments (`/inApps/…` to the production store,
@@ -191,13 +192,21 @@ public struct ServerAPIHandler: Sendable {
             guard let channel = notifications?.channel(configuration.environment) else {
                 throw ServerAPIFailure(.serverNotificationUrlNotFound, "this server sends no notifications")
             }
-            return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
+            do throws(NotificationChannelError) {
+                return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
+            } catch {
+                throw ServerAPIFailure(error)
+            }
 
         case .testNotificationStatus(let token):
             guard let channel = notifications?.channel(configuration.environment) else {
                 throw ServerAPIFailure(.testNotificationNotFound, "this server sends no notifications")
             }
-            return json(Self.record(try channel.testNotificationStatus(token: token)))
+            do throws(NotificationChannelError) {
+                return json(Self.record(try channel.testNotificationStatus(token: token)))
+            } catch {
+                throw ServerAPIFailure(error)
+            }
 
         case .notificationHistory:
             return try notificationHistory(store: store, request: request)

@@ -1,5 +1,6 @@
 import ForgeServer
 import Foundation
+import StoreNotifications
 import StrictJSON
 import TestSupport
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ struct ServerHarness: Sendable {
     let group: ServiceGroup
     let log: LogCapture
     /// The server's notification channels (outboxes, stores).
-    let notifications: StoreServerAPI.ServerNotifications
+    let notifications: StoreNotifications.ServerNotifications
 
     var base: String { "http://127.0.0.1:\(port)" }
 

@@ -1,5 +1,6 @@
 import LocalAppStore
 import StoreAPIAuthentication
+import StoreNotifications
 import StoreServerAPI
 import XCTest
 
@@ -41,6 +42,19 @@ final class StoreErrorMappingTests: XCTestCase {
             let failure = ServerAPIFailure(StoreError(code, field: "field", "why"))
             XCTAssertEqual(failure.error.rawValue, (Self.expected[code] ?? nil) ?? 4_000_000, code.rawValue)
             XCTAssertEqual(failure.detail, "field: why (\(code.rawValue))")
+        }
+    }
+
+    /// A notification channel's refusals, as Apple answers them.
+    func testEveryNotificationChannelCodeHasItsAppleError() {
+        let expected: [NotificationChannelError.Code: Int] = [
+            .noNotificationURL: 4_040_007, .notATestNotificationToken: 4_000_020, .testNotificationNotFound: 4_040_008,
+        ]
+        XCTAssertEqual(Set(expected.keys), Set(NotificationChannelError.Code.allCases))
+        for code in NotificationChannelError.Code.allCases {
+            let failure = ServerAPIFailure(NotificationChannelError(code, "why"))
+            XCTAssertEqual(failure.error.rawValue, expected[code], code.rawValue)
+            XCTAssertEqual(failure.detail, "why")
         }
     }
 
