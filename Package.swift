@@ -113,19 +113,23 @@ let package = Package(
         // MARK: The local App Store
         // One app's store (products, customers, transactions, subscriptions, clock, events): the one
         // model the Server API, notifications and receipts are derived from. No HTTP.
-        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2", "StoreKit2Forge"]),
+        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2"]),
+        // What the Server API and the control API answer, for any transport to send, and the
+        // production and sandbox path prefixes both route by. No HTTP.
+        .target(name: "APIMessage", dependencies: ["AppInput"]),
         // The control API (`/forge/v1/VERB`, SKTestSession's verbs) as method, path and body in,
         // status, headers and body out: any HTTP layer serves it. No HTTP.
-        .target(name: "StoreControlAPI", dependencies: ["AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
+        .target(name: "StoreControlAPI", dependencies: ["APIMessage", "AppInput", "LocalAppStore", "ReceiptForge", "StoreKit2", "StrictJSON"]),
 
         // The App Store Server API without HTTP: routes, filters, Apple's errors, bearer tokens,
         // signed answers from the production and sandbox stores.
-        .target(name: "StoreServerAPI", dependencies: ["AppInput", "ForgeCA", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
+        .target(name: "StoreServerAPI", dependencies: ["APIMessage", "AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreAPIAuthentication",
                                                        "StoreKit2", "StoreKit2Forge", "StoreNotifications", "StrictJSON"]),
 
         // Server Notifications V2 made from store events: Apple's type and subtype per event, the
-        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA. No HTTP.
-        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "StoreKit2", "StoreKit2Forge"]),
+        // payload with the Server API's nested JWS as of the event, signed by the StoreKit 2 CA; and
+        // the channel that queues each store event's notification in an outbox. No HTTP.
+        .target(name: "StoreNotifications", dependencies: ["AppInput", "ForgeCA", "ForgeSupport", "LocalAppStore", "NotificationDelivery", "StoreKit2", "StoreKit2Forge"]),
         // Server Notifications V2 on their way out: an outbox per environment with Apple's retry
         // schedule in store time, a courier over a `WebhookSender`, Apple's sendAttemptResult words. No HTTP.
         .target(name: "NotificationDelivery", dependencies: ["AppInput", "ForgeSupport", "LocalAppStore"]),
@@ -153,8 +157,8 @@ let package = Package(
         .target(
             name: "ForgeServer",
             dependencies: [
-                "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt", "ReceiptForge",
-                "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreServerAPI", "StrictJSON",
+                "APIMessage", "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
+                "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreNotifications", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -271,11 +275,11 @@ let package = Package(
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
         .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
-                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreServerAPI", "StoreKit2", crypto,
+                                                             "LocalAppStore", "StoreAPIAuthentication", "StoreNotifications", "StoreServerAPI", "StoreKit2", crypto,
                                                              .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                                                              .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
-        .testTarget(name: "StoreServerAPITests", dependencies: ["StoreServerAPI", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
+        .testTarget(name: "StoreServerAPITests", dependencies: ["APIMessage", "StoreServerAPI", "StoreControlAPI", "StoreNotifications", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),
         // docs/architecture.md's module table and graph against Package.swift and the imports.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
@@ -314,7 +318,7 @@ let package = Package(
         .testTarget(name: "StoreScenariosTests", dependencies: ["StoreScenarios", "StoreNotifications", "StoreServerAPI", "LocalAppStore", "ForgeCA", "Receipt",
                                                                  "StoreKit2", "StrictJSON", "TestSupport"]),
         // The control API: every verb through the handler, bad input, routing, schema, concurrency.
-        .testTarget(name: "StoreControlAPITests", dependencies: ["StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "StoreControlAPITests", dependencies: ["APIMessage", "StoreControlAPI", "LocalAppStore", "AppInput", "Receipt", "StrictJSON", "TestSupport"]),
         .testTarget(name: "ReceiptVerifierTests", dependencies: ["ReceiptVerifier", "BER", "ForgeSupport", "OpenSSLShim", "TestSupport", "Receipt"]),
         // StoreKit 2 JWS: forge, verifier, and Apple's app-store-server-library as the oracle.
         .testTarget(

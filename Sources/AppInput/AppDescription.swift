@@ -47,6 +47,10 @@ public struct AppDescription: Sendable, Hashable {
     /// The fictional app of the built-in catalogue: `com.example.receiptforge`, version 42.
     public static let example = AppDescription(example: ())
 
+    /// 1234567890: the app's Apple id (`appAppleId`) of the JWS forge's payloads and the
+    /// local App Store's production answers unless told another.
+    public static let defaultAppAppleId: Int64 = 1_234_567_890
+
     /// Problems a forge cannot mint around: a device of the wrong kind for the platform,
     /// an empty bundle id or version. Nil when the description is usable.
     public var problem: String? {

@@ -9,46 +9,46 @@ extension AppEnvironment: ExpressibleByArgument {}
 
 /// The app the fixtures are minted for: `--bundle-id`, `--app-version`, `--storekit` …
 /// Flags override an `--app` file; what neither sets keeps the example app's value.
-public struct AppOptions: ParsableArguments {
-    public init() {}
+package struct AppOptions: ParsableArguments {
+    package init() {}
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp(
         "Your app's bundle identifier (default com.example.receiptforge).", valueName: "ID"))
-    public var bundleID: String?
+    package var bundleID: String?
 
     @Option(name: .customLong("app-version"), help: ArgumentHelp(
         "Your app's version: CFBundleVersion on iOS, CFBundleShortVersionString on macOS (default 42).", valueName: "V"))
-    public var appVersion: String?
+    package var appVersion: String?
 
     @Option(name: .customLong("original-version"), help: ArgumentHelp(
         "Attribute 19, the version first bought (default 17 on iOS, 2.0 on macOS; sandbox receipts say 1.0).", valueName: "V"))
-    public var originalVersion: String?
+    package var originalVersion: String?
 
     @Option(help: ArgumentHelp("ios or macos (default ios, or macos when --device-id is a MAC address).", valueName: "ios|macos"))
-    public var platform: Platform?
+    package var platform: Platform?
 
     @Option(name: .customLong("device-id"), help: ArgumentHelp(
         "The device your test runs as: identifierForVendor UUID (iOS), MAC address (macOS), or 32/12 hex digits (default: one per case from --seed).",
         valueName: "UUID|MAC|HEX"))
-    public var deviceID: String?
+    package var deviceID: String?
 
     @Option(help: ArgumentHelp("Production or Sandbox (attribute 0: Production or ProductionSandbox; default Production).",
                                valueName: "Production|Sandbox"))
-    public var environment: AppEnvironment?
+    package var environment: AppEnvironment?
 
     @Option(help: ArgumentHelp(
         "An Xcode StoreKit configuration file (.storekit): the receipts record purchases of its products "
             + "(each bought, subscriptions renewed, intro offers and trials flagged, one refunded).",
         valueName: "FILE"))
-    public var storekit: String?
+    package var storekit: String?
 
     @Option(help: ArgumentHelp(
         "A JSON file with the app settings above and an explicit purchase list (Schemas/app.schema.json); flags override it.",
         valueName: "FILE"))
-    public var app: String?
+    package var app: String?
 
     /// Whether any of these options was given.
-    public var isGiven: Bool {
+    package var isGiven: Bool {
         bundleID != nil || appVersion != nil || originalVersion != nil || platform != nil || deviceID != nil
             || environment != nil || storekit != nil || app != nil
     }
@@ -56,7 +56,7 @@ public struct AppOptions: ParsableArguments {
     /// The app described by the options: the example app, then `--app FILE`, then
     /// `--storekit FILE`, then the flags. A bad value or file exits 65 naming the
     /// path and the JSON location; nothing is written.
-    public func description(context: String) throws -> AppDescription {
+    package func description(context: String) throws -> AppDescription {
         let base: AppDescription
         switch fileSettings() {
         case .success(let app): base = app
@@ -84,7 +84,7 @@ public struct AppOptions: ParsableArguments {
     }
 
     /// The example app with what `--app` and `--storekit` set.
-    public func fileSettings() -> Result<AppDescription, JSONInputError> {
+    package func fileSettings() -> Result<AppDescription, JSONInputError> {
         Result { () throws(JSONInputError) -> AppDescription in
             var base = AppDescription.example
             if let app { base = try AppFile(contentsOfFile: app).apply(to: base) }

@@ -7,19 +7,19 @@ import ReceiptVerifier
 /// Binary DER/BER is taken as is; text that is base64 (with or without line breaks)
 /// or PEM (`-----BEGIN …-----`) is decoded first, as receipts travel as base64. PEM
 /// must be one block, with a label the subcommand takes (`Content`).
-public struct InputFile {
-    public let name: String
-    public let bytes: [UInt8]
+package struct InputFile {
+    package let name: String
+    package let bytes: [UInt8]
 
     /// What a subcommand reads, and so the PEM labels it takes.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// Anything (`forge asn1`, `forge dump`): every label.
         case any
         /// A PKCS#7 receipt: `PKCS7` (`openssl pkcs7`) or `CMS` (`openssl cms`).
         case receipt
         case certificate
 
-        public var pemLabels: Set<String>? {
+        package var pemLabels: Set<String>? {
             switch self {
             case .any: return nil
             case .receipt: return ["PKCS7", "CMS"]
@@ -28,13 +28,13 @@ public struct InputFile {
         }
     }
 
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case unreadable(String, String)
         case empty(String)
         /// PEM text that is not one block of a label the subcommand takes.
         case badPEM(String, PEMError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
             case .empty(let name): return "\(name) is empty"
@@ -43,7 +43,7 @@ public struct InputFile {
         }
 
         /// The exit status: malformed input for bad PEM, else a read error.
-        public var exit: ForgeExit {
+        package var exit: ForgeExit {
             if case .badPEM = self { return .malformedInput }
             return .ioError
         }
@@ -51,7 +51,7 @@ public struct InputFile {
 
     /// Reads `path` (not `-`), or returns nil when no file exists there; a file that
     /// exists but cannot be read throws.
-    public static func ifPresent(_ path: String, content: Content) throws(Failure) -> InputFile? {
+    package static func ifPresent(_ path: String, content: Content) throws(Failure) -> InputFile? {
         let raw: [UInt8]?
         do throws(FileReadError) {
             raw = try FileReading.contents(atPath: path)
@@ -65,7 +65,7 @@ public struct InputFile {
     /// Reads `path` for a subcommand, or prints why it cannot (prefixed with
     /// `context`, e.g. `forge dump` or `forge verify: --root`) and exits with
     /// `ForgeExit.ioError` (`ForgeExit.malformedInput` for bad PEM).
-    public static func load(_ path: String, content: Content, context: String) throws -> InputFile {
+    package static func load(_ path: String, content: Content, context: String) throws -> InputFile {
         do {
             return try InputFile(path: path, content: content)
         } catch {
@@ -74,7 +74,7 @@ public struct InputFile {
         }
     }
 
-    public init(path: String, content: Content) throws(Failure) {
+    package init(path: String, content: Content) throws(Failure) {
         if path == "-" {
             try self.init(name: "standard input", raw: Array(FileHandle.standardInput.readDataToEndOfFile()), content: content)
         } else {
@@ -83,7 +83,7 @@ public struct InputFile {
         }
     }
 
-    public init(name: String, raw: [UInt8], content: Content) throws(Failure) {
+    package init(name: String, raw: [UInt8], content: Content) throws(Failure) {
         guard !raw.isEmpty else { throw .empty(name) }
         self.name = name
         do throws(PEMError) {
@@ -94,7 +94,7 @@ public struct InputFile {
     }
 
     /// The decoded bytes if `raw` is PEM or base64 text, else nil.
-    public static func decodeTextForms(_ raw: [UInt8], content: Content) throws(PEMError) -> [UInt8]? {
+    package static func decodeTextForms(_ raw: [UInt8], content: Content) throws(PEMError) -> [UInt8]? {
         guard raw.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }),
               let text = String(bytes: raw, encoding: .ascii) else { return nil }
         if PEM.hasBlock(text) {

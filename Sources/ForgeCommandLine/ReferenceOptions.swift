@@ -4,32 +4,32 @@ import ReceiptForge
 
 /// `--now` and `--seed`: the reference time and the seed of a forge run (`forge mint`,
 /// and `forge check` when it mints). A bad `--now` is a usage error (64).
-public struct ReferenceOptions: ParsableArguments {
-    public init() {}
+package struct ReferenceOptions: ParsableArguments {
+    package init() {}
 
     @Option(help: ArgumentHelp(
         "Reference current time, RFC 3339 (default \(ReceiptDate(secondsSince1970: ForgeSettings.defaultNow).text)).",
         discussion: "Receipts are created about 30 days before it; VPP expiry is judged against it. 2024-03-01...2089-12-31.",
         valueName: "DATE"))
-    public var now: String?
+    package var now: String?
 
     @Option(help: ArgumentHelp("Seed of the device ids, opaque values and transaction ids (default \(ForgeSettings.defaultSeed)).",
                                valueName: "N"))
-    public var seed: UInt64?
+    package var seed: UInt64?
 
     /// Whether either option was given.
-    public var isGiven: Bool { now != nil || seed != nil }
+    package var isGiven: Bool { now != nil || seed != nil }
 
-    public func validate() throws {
+    package func validate() throws {
         _ = try nowSeconds()
     }
 
     /// The settings the options describe, the defaults for what they leave out.
-    public func settings() throws -> ForgeSettings {
+    package func settings() throws -> ForgeSettings {
         ForgeSettings(now: try nowSeconds() ?? ForgeSettings.defaultNow, seed: seed ?? ForgeSettings.defaultSeed)
     }
 
-    public func nowSeconds() throws -> Int64? {
+    package func nowSeconds() throws -> Int64? {
         guard let now else { return nil }
         guard let date = ReceiptDate(now) else { throw ValidationError("--now: '\(now)' is not an RFC 3339 date") }
         guard ForgeSettings.allowedNow.contains(date.secondsSince1970) else {

@@ -9,13 +9,13 @@ import StoreScenarios
 /// `forge-serve`: `forge` runs a scenario itself, and hands the run over to
 /// `forge-serve` when `--notify` asks for a webhook (HTTP), where the same options
 /// are parsed again and the notifications are posted as the run goes.
-public struct ScenarioRunOptions: ParsableArguments {
+package struct ScenarioRunOptions: ParsableArguments {
     /// `forge scenario`'s summary.
-    public static let scenarioAbstract =
+    package static let scenarioAbstract =
         "Run named subscription lifecycles on a fresh local App Store and write what happened as fixtures."
 
     /// `forge scenario run`'s name, summary and help.
-    public static let commandConfiguration = CommandConfiguration(
+    package static let commandConfiguration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a scenario and write its transcript (and an HTML page of it).",
         discussion: """
@@ -45,30 +45,30 @@ public struct ScenarioRunOptions: ParsableArguments {
             """
     )
 
-    public init() {}
+    package init() {}
 
     @Argument(help: "A scenario of `forge scenario list`.")
-    public var name: String?
+    package var name: String?
 
     @Option(help: ArgumentHelp("Run your own script instead (JSON, Schemas/scenario.schema.json).", valueName: "FILE"))
-    public var scenario: String?
+    package var scenario: String?
 
     @Option(help: ArgumentHelp("Write the transcript to DIR/NAME.json.", valueName: "DIR"))
-    public var out: String?
+    package var out: String?
 
     @Option(help: ArgumentHelp("Write the run as one self-contained HTML page.", valueName: "FILE"))
-    public var html: String?
+    package var html: String?
 
     @Option(help: ArgumentHelp("POST each notification to this webhook as it happens.", valueName: "URL"))
-    public var notify: String?
+    package var notify: String?
 
     @Option(help: "production or sandbox (sandbox sends each notification once).")
-    public var environment: EnvironmentOption = .production
+    package var environment: EnvironmentOption = .production
 
     @Option(help: "The store's seed (ids, notification UUIDs).")
-    public var seed: UInt64 = StoreConfiguration().seed
+    package var seed: UInt64 = StoreConfiguration().seed
 
-    public func validate() throws {
+    package func validate() throws {
         guard (name == nil) != (scenario == nil) else {
             throw ValidationError("give a scenario NAME (forge scenario list) or --scenario FILE, not both")
         }
@@ -76,7 +76,7 @@ public struct ScenarioRunOptions: ParsableArguments {
 
     /// The scenario named or read from `--scenario`; an unreadable file exits 74, one
     /// that is not a scenario (or an unknown name) 65.
-    public func script() throws -> Scenario {
+    package func script() throws -> Scenario {
         do throws(ScenarioError) {
             if let scenario {
                 return try Scenario(contentsOfFile: scenario)
@@ -90,7 +90,7 @@ public struct ScenarioRunOptions: ParsableArguments {
 
     /// Runs `script` on a fresh store, `observer` told of each step's notifications; a
     /// refused step exits 65, a signing failure 70.
-    public func transcript(of script: Scenario, observer: (any ScenarioNotificationObserver)?) async throws -> ScenarioTranscript {
+    package func transcript(of script: Scenario, observer: (any ScenarioNotificationObserver)?) async throws -> ScenarioTranscript {
         do throws(ScenarioError) {
             return try await ScenarioRunner(environment: environment.value, seed: seed).run(script, observer: observer)
         } catch {
@@ -102,7 +102,7 @@ public struct ScenarioRunOptions: ParsableArguments {
     /// Writes the transcript (`--out` or standard output) and `--html`, then says what
     /// happened on standard error; exits 1 when the notifications are not the ones the
     /// scenario expects, 73/74 when the output cannot be written.
-    public func write(_ transcript: ScenarioTranscript, of script: Scenario) throws {
+    package func write(_ transcript: ScenarioTranscript, of script: Scenario) throws {
         let bytes = ScenarioRunner.encode(transcript)
         do throws(OutputError) {
             if let out {

@@ -4,15 +4,15 @@
 /// each in its help and hands `forge NAME …` over to `forge-serve NAME …` before
 /// parsing. `forge scenario run --notify URL` is handed over too, after parsing
 /// (`ScenarioRunOptions.notify`): without `--notify` the run stays in `forge`.
-public enum ServerCommand: String, CaseIterable, Sendable {
+package enum ServerCommand: String, CaseIterable, Sendable {
     case serve
     case notify
 
     /// The executable that holds these subcommands, built beside `forge`.
-    public static let executableName = "forge-serve"
+    package static let executableName = "forge-serve"
 
     /// The one-line summary `forge --help` and `forge NAME --help` both show.
-    public var abstract: String {
+    package var abstract: String {
         switch self {
         case .serve:
             return "Answer like Apple's verifyReceipt and App Store Server API, from the forge's receipts and a local App Store."

@@ -73,25 +73,21 @@ struct NotifyCommand: AsyncParsableCommand {
         let sender = try HTTPWebhookSender(timeout: .milliseconds(Int64(timeout * 1_000)))
         let outbox = NotificationOutbox(schedule: RetrySchedule.of(environment.value))
         let courier = NotificationCourier(outbox: outbox, sender: sender, url: url, maximumConcurrentAttempts: 1)
-        let kinds = Dictionary(notifications.map { ($0.notificationUUID, $0.kind.description) }) { first, _ in first }
         // Store time starts at the first notification's date and runs `rate` times faster than the wall clock.
         let start = notifications.map(\.signedDate).min() ?? 0
         for notification in notifications {
-            try outbox.enqueue(OutgoingNotification(notificationUUID: notification.notificationUUID,
+            try outbox.enqueue(OutgoingNotification(notificationUUID: notification.notificationUUID, typeAndSubtype: notification.kind.description,
                                                     signedPayload: notification.signedPayload), at: start)
         }
-        let began = ContinuousClock.now
+        let clock = ScaledClockSource(start: start, rate: rate.factor)
         while true {
-            let elapsed = ContinuousClock.now - began
-            let realMilliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-            let now = start + Int64(realMilliseconds * rate.factor)
-            for report in await courier.deliverDue(upTo: now) {
-                print(NotificationAttemptLine.text(report, kind: kinds[report.notificationUUID] ?? "?"))
+            for report in await courier.deliverDue(upTo: clock.currentInstant()) {
+                print(NotificationAttemptLine.text(report))
             }
             guard let next = outbox.nextDueDate else { break }
             // Wait (real time) until the next retry falls due in store time.
-            let wait = Double(next - start) / rate.factor - realMilliseconds
-            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait.rounded(.up)))) }
+            let wait = clock.wallMilliseconds(until: next)
+            if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
         }
         await sender.shutdown()
         let records = outbox.allRecords
@@ -100,7 +96,7 @@ struct NotifyCommand: AsyncParsableCommand {
             print("forge notify: \(records.count - undelivered.count) of \(records.count) notifications delivered; not delivered:")
             for record in undelivered {
                 let last = record.attempts.last.map { "\($0.sendAttemptResult.rawValue) (\($0.detail))" } ?? "no attempt"
-                print("  \(record.notification.notificationUUID) \(kinds[record.notification.notificationUUID] ?? "?"): "
+                print("  \(record.notification.notificationUUID) \(record.notification.typeAndSubtype): "
                       + "\(record.attempts.count) attempt\(record.attempts.count == 1 ? "" : "s"), last \(last)")
             }
             throw ExitCode(ForgeExit.invalid.rawValue)

@@ -225,7 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
         // validate() checked the spelling.
         let clock = timeRate.flatMap(StoreTimeRate.init).map { rate in
             // The stores count only the steps between its readings: any start will do.
-            ScaledClockSource(start: 0, rate: rate.factor, wallClock: { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) })
+            ScaledClockSource(start: 0, rate: rate.factor)
         }
         options.stores = LocalAppStores(StoreConfiguration(app: appDescription, seed: seed, start: settings.creationDate * 1_000,
                                                            customers: customers), clock: clock)
@@ -242,7 +242,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = quiet ? .warning : .info
         let host = host
         do {
-            try await VerifyReceiptServer(options: options, logger: logger).run { port in
+            try await ForgeServeServer(options: options, logger: logger).run { port in
                 // Unbuffered, so a script or test reading the port sees it at once.
                 FileHandle.standardOutput.write(Data(("forge serve: listening on http://\(host):\(port) "
                     + "(POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n"

@@ -6,17 +6,17 @@ import Receipt
 /// `2026-05-02 09:36:07 Etc/GMT`, `purchase_date_ms` = `"1777714567000"` (a string),
 /// `purchase_date_pst` = `2026-05-02 02:36:07 America/Los_Angeles` (Pacific time, daylight
 /// saving included, by the US rules coded in `pacificOffset`, not the machine's time zone data).
-public struct AppleDate: Sendable, Hashable {
+package struct AppleDate: Sendable, Hashable {
     /// Milliseconds since 1970 (fraction below a millisecond dropped).
-    public let milliseconds: Int64
+    package let milliseconds: Int64
 
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-    public init(_ date: ReceiptDate) {
+    package init(_ date: ReceiptDate) {
         milliseconds = date.secondsSince1970 * 1000 + Int64(date.nanoseconds / 1_000_000)
     }
 
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
@@ -24,13 +24,13 @@ public struct AppleDate: Sendable, Hashable {
     var seconds: Int64 { milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000) }
 
     /// `yyyy-MM-dd HH:mm:ss Etc/GMT`.
-    public var gmt: String { Self.text(seconds) + " Etc/GMT" }
+    package var gmt: String { Self.text(seconds) + " Etc/GMT" }
 
     /// The milliseconds as a decimal string.
-    public var ms: String { String(milliseconds) }
+    package var ms: String { String(milliseconds) }
 
     /// `yyyy-MM-dd HH:mm:ss America/Los_Angeles`, in Pacific standard or daylight time.
-    public var pst: String { Self.text(seconds + Self.pacificOffset(seconds)) + " America/Los_Angeles" }
+    package var pst: String { Self.text(seconds + Self.pacificOffset(seconds)) + " America/Los_Angeles" }
 
     /// The three members `NAME`, `NAME_ms` and `NAME_pst`, in that order.
     func members(_ name: String) -> [(String, ResponseJSON)] {

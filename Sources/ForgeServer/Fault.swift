@@ -13,7 +13,7 @@ import StoreAPIAuthentication
 /// | `delay-MS` | both | the normal answer after MS milliseconds (0 … 60000) |
 /// | `garbage` | both | HTTP 200 with a body that is not JSON |
 /// | `close` | both | the connection is dropped without an answer |
-public enum Fault: Sendable, Hashable, CustomStringConvertible {
+package enum Fault: Sendable, Hashable, CustomStringConvertible {
     case status(VerifyReceiptStatus, isRetryable: Bool?)
     /// An App Store Server API error, as Apple's server sends it.
     case apiError(StoreAPIError)
@@ -24,11 +24,11 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
 
     /// The requests a fault can be injected into: a verifyReceipt status means nothing to
     /// a Server API client, and an App Store Server API error nothing to verifyReceipt's.
-    public enum Surface: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum Surface: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case verifyReceipt
         case serverAPI
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .verifyReceipt: return "verifyReceipt"
             case .serverAPI: return "the App Store Server API"
@@ -44,23 +44,23 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The spellings of the faults of this surface, for help and errors.
-        public var spellings: String { ownSpellings + ", " + Fault.commonSpellings }
+        package var spellings: String { ownSpellings + ", " + Fault.commonSpellings }
     }
 
     /// The longest `delay-MS`.
-    public static let maximumDelay = 60_000
+    package static let maximumDelay = 60_000
 
     /// How far ahead of the request a `4290000` fault's `Retry-After` points.
-    public static let retryAfterMilliseconds: Int64 = 1_000
+    package static let retryAfterMilliseconds: Int64 = 1_000
 
     private static let commonSpellings = "http-500, http-503, delay-MS (MS ≤ 60000), garbage, close"
 
     /// Every spelling, for help and errors.
-    public static let spellings = Surface.allCases.map { "\($0.ownSpellings) for \($0)" }.joined(separator: "; ")
+    package static let spellings = Surface.allCases.map { "\($0.ownSpellings) for \($0)" }.joined(separator: "; ")
         + "; " + commonSpellings + " for both"
 
     /// Parses one spelling; nil when it is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         switch text {
         case "21005": self = .status(.serverUnavailable, isRetryable: nil)
         case "21009": self = .status(.internalDataAccessError, isRetryable: nil)
@@ -86,7 +86,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the fault can be answered on `surface`.
-    public func applies(to surface: Surface) -> Bool {
+    package func applies(to surface: Surface) -> Bool {
         switch self {
         case .status: return surface == .verifyReceipt
         case .apiError: return surface == .serverAPI
@@ -94,7 +94,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .status(let status, let retryable): return retryable == false ? "\(status)-final" : "\(status)"
         case .apiError(let error): return String(error.rawValue)

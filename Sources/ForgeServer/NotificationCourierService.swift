@@ -1,6 +1,7 @@
 import Logging
 import NotificationDelivery
 import ServiceLifecycle
+import StoreNotifications
 import StoreServerAPI
 
 /// `forge serve`'s notification sender, a service of the server's group: for each

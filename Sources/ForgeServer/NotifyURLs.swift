@@ -3,16 +3,16 @@ import Foundation
 
 /// `forge serve --notify-url`: `URL` (production), `production=URL` or `sandbox=URL`,
 /// at most one per environment, each an absolute http or https URL.
-public enum NotifyURLs {
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public let spec: String
-        public let reason: String
+package enum NotifyURLs {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        package let spec: String
+        package let reason: String
 
-        public var description: String { "--notify-url '\(spec)': \(reason)" }
+        package var description: String { "--notify-url '\(spec)': \(reason)" }
     }
 
     /// The URL of each environment the specs name.
-    public static func parse(_ specs: [String]) throws(Failure) -> [AppEnvironment: String] {
+    package static func parse(_ specs: [String]) throws(Failure) -> [AppEnvironment: String] {
         var urls: [AppEnvironment: String] = [:]
         for spec in specs {
             var environment = AppEnvironment.production

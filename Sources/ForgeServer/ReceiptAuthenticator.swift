@@ -6,9 +6,9 @@ import ReceiptVerifier
 /// allow-list), with one `SignatureCache` shared by every request, and no receipt policy:
 /// verifyReceipt does not check the bundle id, the app version, the device hash or a VPP
 /// expiry; the caller does.
-public struct ReceiptAuthenticator: Sendable {
+package struct ReceiptAuthenticator: Sendable {
     /// Who signed a receipt that authenticated.
-    public enum Signer: String, Sendable, Hashable {
+    package enum Signer: String, Sendable, Hashable {
         /// A chain to one of the App Store roots (`--root`).
         case appStore
         /// A StoreKit-testing certificate (`--xcode-root`, default Certs/storekit.cer).
@@ -16,21 +16,21 @@ public struct ReceiptAuthenticator: Sendable {
     }
 
     /// What became of a receipt: its verdict, and for one that authenticated, who signed it.
-    public struct Authentication: Sendable {
-        public let verdict: Verdict
-        public let signer: Signer?
+    package struct Authentication: Sendable {
+        package let verdict: Verdict
+        package let signer: Signer?
 
         /// The verifyReceipt status of the verdict (`status(for:)`); an authenticated
         /// receipt is `valid` here, whatever the endpoint and the client's password say.
-        public var status: VerifyReceiptStatus { ReceiptAuthenticator.status(for: verdict.reason) }
+        package var status: VerifyReceiptStatus { ReceiptAuthenticator.status(for: verdict.reason) }
     }
 
     let validator: ReceiptValidator
     /// SHA-256 fingerprints of the Xcode anchors that are not also App Store roots.
     let xcodeFingerprints: Set<[UInt8]>
-    public let cache: SignatureCache
+    package let cache: SignatureCache
 
-    public init(roots: [Certificate], xcodeRoots: [Certificate], cache: SignatureCache = SignatureCache()) {
+    package init(roots: [Certificate], xcodeRoots: [Certificate], cache: SignatureCache = SignatureCache()) {
         let anchors = roots + xcodeRoots
         let chain = ChainVerifier(anchors: anchors,
                                   policies: ChainVerifier.defaultPolicies + [DirectlyTrustedOrAppleMarkedPolicy(anchors: anchors)])
@@ -41,7 +41,7 @@ public struct ReceiptAuthenticator: Sendable {
     }
 
     /// Verifies `receipt` (DER/BER bytes).
-    public func authenticate(_ receipt: [UInt8]) -> Authentication {
+    package func authenticate(_ receipt: [UInt8]) -> Authentication {
         let verdict = validator.validate(receipt)
         guard verdict.isValid else { return Authentication(verdict: verdict, signer: nil) }
         let anchor = verdict.chain.last?.fingerprint ?? []
@@ -51,7 +51,7 @@ public struct ReceiptAuthenticator: Sendable {
     /// The status mapping: the verdicts verifyReceipt does not make — wrong
     /// bundle, version or device, an expired VPP receipt — are 0 with the decoded receipt;
     /// a receipt that cannot be authenticated is 21003; one that cannot be read is 21002.
-    public static func status(for reason: VerdictReason) -> VerifyReceiptStatus {
+    package static func status(for reason: VerdictReason) -> VerifyReceiptStatus {
         switch reason {
         case .valid, .bundleMismatch, .versionMismatch, .deviceHashMismatch, .receiptExpired:
             return .valid

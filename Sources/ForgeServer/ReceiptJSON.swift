@@ -5,28 +5,28 @@ import Receipt
 /// `receipt` with numbers where Apple sends numbers, every `in_app` value a string, every
 /// date in its three forms; and, for auto-renewable subscriptions, `latest_receipt_info`
 /// and `pending_renewal_info`.
-public struct ReceiptJSON: Sendable {
-    public let receipt: AppReceipt
+package struct ReceiptJSON: Sendable {
+    package let receipt: AppReceipt
     /// The time of the request (`request_date`, and whether a subscription is still active).
-    public let now: Date
+    package let now: Date
 
     /// The in-app purchase records, in receipt order (decoded once).
-    public let purchases: [InAppPurchase]
+    package let purchases: [InAppPurchase]
 
-    public init(_ receipt: AppReceipt, now: Date) {
+    package init(_ receipt: AppReceipt, now: Date) {
         self.receipt = receipt
         self.now = now
         purchases = receipt.inAppPurchases
     }
 
     /// Attribute 0 as Apple names it in `receipt_type` (`Production` when absent).
-    public var receiptType: String { receipt.environment ?? "Production" }
+    package var receiptType: String { receipt.environment ?? "Production" }
 
     /// A sandbox receipt: attribute 0 says `ProductionSandbox`, `ProductionVPPSandbox` or `Sandbox`.
-    public var isSandbox: Bool { receiptType.hasSuffix("Sandbox") }
+    package var isSandbox: Bool { receiptType.hasSuffix("Sandbox") }
 
     /// The `receipt` object.
-    public var object: ResponseJSON {
+    package var object: ResponseJSON {
         var members: [(String, ResponseJSON)] = [
             ("receipt_type", .string(receiptType)),
             ("adam_id", .int(receipt.appItemID ?? 0)),
@@ -47,15 +47,15 @@ public struct ReceiptJSON: Sendable {
 
     /// The auto-renewable subscription transactions (attribute 1707 = 3, or with an
     /// expiry and no 1707), newest purchase first.
-    public var subscriptionTransactions: [InAppPurchase] {
+    package var subscriptionTransactions: [InAppPurchase] {
         purchases.filter(Self.isAutoRenewable).sorted { ($0.purchaseDate ?? .distantPast) > ($1.purchaseDate ?? .distantPast) }
     }
 
-    public var hasAutoRenewableSubscriptions: Bool { purchases.contains(where: Self.isAutoRenewable) }
+    package var hasAutoRenewableSubscriptions: Bool { purchases.contains(where: Self.isAutoRenewable) }
 
     /// `latest_receipt_info`: every subscription transaction, or with `excludeOld` only
     /// the latest renewal of each subscription (by original transaction id).
-    public func latestReceiptInfo(excludeOld: Bool) -> ResponseJSON {
+    package func latestReceiptInfo(excludeOld: Bool) -> ResponseJSON {
         let transactions = excludeOld ? latestRenewals : subscriptionTransactions
         return .array(transactions.map { Self.entry($0) })
     }
@@ -70,7 +70,7 @@ public struct ReceiptJSON: Sendable {
     /// renewal is neither cancelled nor expired at `now` renews (`auto_renew_status` "1");
     /// one that has ended says why (`expiration_intent` "1": the customer cancelled or
     /// turned renewal off) and is not in a billing retry period.
-    public var pendingRenewalInfo: ResponseJSON {
+    package var pendingRenewalInfo: ResponseJSON {
         let nowMilliseconds = AppleDate(now).milliseconds
         return .array(latestRenewals.map { latest in
             let expires = latest.subscriptionExpirationDate.map { AppleDate($0).milliseconds }

@@ -14,7 +14,7 @@ extension RequestBody {
     /// between the event loop and the handler. Here nothing the event loop made is written
     /// to, only read; and the bytes are copied once, where `collect` then `Array(buffer:)`
     /// copied a many-fragment body twice.
-    public func bytes(upTo limit: Int) async throws -> [UInt8] {
+    package func bytes(upTo limit: Int) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         for try await fragment in self {
             guard fragment.readableBytes <= limit - bytes.count else { throw NIOTooManyBytesError(maxBytes: limit) }

@@ -1,15 +1,15 @@
 /// A JSON answer as verifyReceipt writes it: members in a fixed order, integers exact
 /// (64-bit ids stay numbers where Apple sends numbers), strings escaped per RFC 8259.
-public indirect enum ResponseJSON: Sendable, Hashable {
+package indirect enum ResponseJSON: Sendable, Hashable {
     case string(String)
     case int(Int64)
     case bool(Bool)
     case array([ResponseJSON])
     case object([Member])
 
-    public struct Member: Sendable, Hashable {
-        public let key: String
-        public let value: ResponseJSON
+    package struct Member: Sendable, Hashable {
+        package let key: String
+        package let value: ResponseJSON
     }
 
     /// An object from (key, value) pairs, in order.
@@ -18,13 +18,13 @@ public indirect enum ResponseJSON: Sendable, Hashable {
     }
 
     /// The member named `key` of an object, or nil.
-    public subscript(key: String) -> ResponseJSON? {
+    package subscript(key: String) -> ResponseJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// Compact UTF-8 JSON text.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
         write(to: &output)

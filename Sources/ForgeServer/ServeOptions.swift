@@ -1,78 +1,78 @@
 import AppInput
 import Foundation
 import ForgeCA
+import ForgeSupport
 import LocalAppStore
-import ReceiptForge
 import ReceiptVerifier
 import StoreServerAPI
 
 /// Everything `forge serve` is configured with.
-public struct ServeOptions: Sendable {
+package struct ServeOptions: Sendable {
     /// The address to bind: `127.0.0.1` by default (loopback only).
-    public var host = "127.0.0.1"
-    /// The TCP port; 0 picks a free one (reported by `VerifyReceiptServer.run`'s `onRunning`).
-    public var port = 8080
+    package var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (reported by `ForgeServeServer.run`'s `onRunning`).
+    package var port = 8080
     /// App Store trust anchors (`--root`): the committed test CA by default.
-    public var roots: [Certificate]
+    package var roots: [Certificate]
     /// StoreKit-testing certificates (`--xcode-root`): Certs/storekit.cer by default.
-    public var xcodeRoots: [Certificate]
+    package var xcodeRoots: [Certificate]
     /// `--shared-secret`: a `password` that differs is 21004 (for receipts with
     /// auto-renewable subscriptions). Nil: any password is accepted.
-    public var sharedSecret: String?
+    package var sharedSecret: String?
     /// `--faults`: random faults for verifyReceipt and the Server API; nil: none (the
     /// `X-Forge-Fault` header works either way).
-    public var faults: FaultPlan?
+    package var faults: FaultPlan?
     /// `--rate-limits`: the Server API's per-endpoint limits, counted on `clock`; nil: none.
-    public var rateLimits: ServerAPIRateLimits?
+    package var rateLimits: ServerAPIRateLimits?
     /// `--accept-xcode`: receipts signed by an Xcode anchor are 0 with environment `Xcode`,
     /// not 21002.
-    public var acceptXcode = false
+    package var acceptXcode = false
     /// Request bodies larger than this get HTTP 413 without being read whole.
-    public var maximumBodySize = 1 << 20
+    package var maximumBodySize = 1 << 20
     /// How long a client may take to send its request (head and body), and how long an
     /// idle keep-alive connection stays open.
-    public var readTimeout: Duration = .seconds(10)
+    package var readTimeout: Duration = .seconds(10)
     /// The time of a request (`request_date`), and the wall clock Server API tokens are
     /// checked against, rate limits count on and `Retry-After` is written from (the
     /// store keeps its own clock).
-    public var clock: @Sendable () -> Date = { Date() }
+    package var clock: @Sendable () -> Date = { Date() }
     /// The App Store Server API's stores, production (`http://HOST:PORT/inApps/…`) and
     /// sandbox (`http://HOST:PORT/sandbox/inApps/…`): the default population of the
     /// example app. Shared by reference, so the embedding code (a test) can drive them.
-    public var stores = LocalAppStores()
+    package var stores = LocalAppStores()
     /// How the Server API checks bearer tokens: by default it accepts the forge's test
     /// key of the default seed (`api-key/` of a `forge --all` tree) for the stores' app.
-    public var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: ForgeSettings.defaultSeed,
+    package var serverAPIAuthentication = ServerAPIAuthentication.testKey(seed: DeterministicRandom.defaultSeed,
                                                                           bundleIdentifier: LocalAppStores.defaultBundleIdentifier)
     /// `--notify-url`: the webhook of each environment, sent every notification of its
     /// store (production with Apple's retries, the sandbox once). An environment without
     /// one records its notifications (Get Notification History) and sends nothing.
-    public var notifyURLs: [AppEnvironment: String] = [:]
+    package var notifyURLs: [AppEnvironment: String] = [:]
     /// `--notify-timeout`: how long one attempt may take, connecting to the last byte
     /// of the answer (Apple documents none; its engineers ask for an answer within a
     /// few seconds).
-    public var notifyTimeout: Duration = .seconds(5)
+    package var notifyTimeout: Duration = .seconds(5)
     /// `--notify-ca`: DER certificates an https webhook's chain may end at, besides the system's.
-    public var notifyTrustRoots: [[UInt8]] = []
+    package var notifyTrustRoots: [[UInt8]] = []
     /// Attempts made at once per environment: a slow webhook holds at most this many.
-    public var notifyConcurrency = 16
+    package var notifyConcurrency = 16
     /// At a time rate, how often (real time) the clocks are looked at for events and
     /// retries that fell due without a request.
-    public var notifyClockTick: Duration = .milliseconds(100)
+    package var notifyClockTick: Duration = .milliseconds(100)
     /// Awaited once a verifyReceipt request's body has been read, before its answer is
     /// made (and before a `delay-MS` fault waits): the embedding code sees requests in
     /// flight, as a test does that shuts the server down while it holds one.
-    public var requestReceived: @Sendable (VerifyReceiptEndpoint) async -> Void = { _ in }
+    package var requestReceived: @Sendable (VerifyReceiptEndpoint) async -> Void = { _ in }
 
-    public init(roots: [Certificate] = [ServeOptions.committedRoot], xcodeRoots: [Certificate] = [ServeOptions.committedStoreKit]) {
+    package init(roots: [Certificate] = [ServeOptions.committedRoot], xcodeRoots: [Certificate] = [ServeOptions.committedStoreKit]) {
         self.roots = roots
         self.xcodeRoots = xcodeRoots
     }
 
     /// Certs/root.cer, the committed test CA the forge's App Store receipts chain to.
-    public static let committedRoot = committed(ReceiptAuthority.committed.root.certificate)
+    package static let committedRoot = committed(ReceiptAuthority.committed.root.certificate)
     /// Certs/storekit.cer, the committed "StoreKit Testing" certificate of Xcode-style receipts.
-    public static let committedStoreKit = committed(ReceiptAuthority.committed.storeKit.certificate)
+    package static let committedStoreKit = committed(ReceiptAuthority.committed.storeKit.certificate)
 
     private static func committed(_ der: [UInt8]) -> Certificate {
         do {

@@ -2,23 +2,23 @@ import Foundation
 import StrictJSON
 
 /// The JSON body of a verifyReceipt request (VERIFYRECEIPT.md, "Request body").
-public struct VerifyReceiptRequest: Sendable, Hashable {
+package struct VerifyReceiptRequest: Sendable, Hashable {
     /// The receipt, decoded from `receipt-data` (Base64; whitespace and line breaks allowed).
-    public var receipt: [UInt8]
+    package var receipt: [UInt8]
     /// `password`: the app's shared secret, when sent.
-    public var password: String?
+    package var password: String?
     /// `exclude-old-transactions`: only the latest renewal of each subscription.
-    public var excludeOldTransactions: Bool
+    package var excludeOldTransactions: Bool
 
-    public init(receipt: [UInt8], password: String? = nil, excludeOldTransactions: Bool = false) {
+    package init(receipt: [UInt8], password: String? = nil, excludeOldTransactions: Bool = false) {
         self.receipt = receipt
         self.password = password
         self.excludeOldTransactions = excludeOldTransactions
     }
 
     /// Why a body is not a usable request (answered with status 21002).
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Parses a request body through the strict parser: a JSON object with a Base64
@@ -27,7 +27,7 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
     /// some clients send). `null` counts as absent; other members are ignored; a member
     /// given twice, like any body that is not RFC 8259 JSON, is refused. The failure
     /// names the JSON location (`body: $['receipt-data']: expected a string, found a number`).
-    public init(body: [UInt8]) throws(Failure) {
+    package init(body: [UInt8]) throws(Failure) {
         let receiptData: String?
         let password: String?
         var excludeOldTransactions = false

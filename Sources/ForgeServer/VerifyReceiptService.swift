@@ -3,7 +3,7 @@ import Receipt
 import ReceiptVerifier
 
 /// Which URL a request came to.
-public enum VerifyReceiptEndpoint: String, Sendable, Hashable {
+package enum VerifyReceiptEndpoint: String, Sendable, Hashable {
     /// `POST /verifyReceipt` (buy.itunes.apple.com).
     case production
     /// `POST /sandbox/verifyReceipt` (sandbox.itunes.apple.com).
@@ -12,12 +12,12 @@ public enum VerifyReceiptEndpoint: String, Sendable, Hashable {
 
 /// One verifyReceipt answer: the JSON body (sent with HTTP 200), its status, and for the
 /// log what the verifier concluded.
-public struct VerifyReceiptAnswer: Sendable {
-    public let status: VerifyReceiptStatus
-    public let json: ResponseJSON
+package struct VerifyReceiptAnswer: Sendable {
+    package let status: VerifyReceiptStatus
+    package let json: ResponseJSON
     /// The verdict reason (`valid`, `bundle-mismatch`, `untrusted-chain` …), or what was
     /// wrong with the request (`bad-request`, `xcode-signed`, `wrong-environment` …).
-    public let verdict: String
+    package let verdict: String
 
     init(_ status: VerifyReceiptStatus, verdict: String) {
         self.status = status
@@ -46,20 +46,20 @@ public struct VerifyReceiptAnswer: Sendable {
 /// 21007, a production receipt at sandbox 21008 (Xcode receipts are answered at both);
 /// a `password` for a receipt with auto-renewable subscriptions must match the shared
 /// secret when one is set (21004). Then 0 with the decoded receipt.
-public struct VerifyReceiptService: Sendable {
-    public let authenticator: ReceiptAuthenticator
-    public let sharedSecret: String?
-    public let acceptXcode: Bool
-    public let clock: @Sendable () -> Date
+package struct VerifyReceiptService: Sendable {
+    package let authenticator: ReceiptAuthenticator
+    package let sharedSecret: String?
+    package let acceptXcode: Bool
+    package let clock: @Sendable () -> Date
 
-    public init(options: ServeOptions) {
+    package init(options: ServeOptions) {
         authenticator = ReceiptAuthenticator(roots: options.roots, xcodeRoots: options.xcodeRoots)
         sharedSecret = options.sharedSecret
         acceptXcode = options.acceptXcode
         clock = options.clock
     }
 
-    public func answer(body: [UInt8], at endpoint: VerifyReceiptEndpoint) -> VerifyReceiptAnswer {
+    package func answer(body: [UInt8], at endpoint: VerifyReceiptEndpoint) -> VerifyReceiptAnswer {
         let request: VerifyReceiptRequest
         do {
             request = try VerifyReceiptRequest(body: body)

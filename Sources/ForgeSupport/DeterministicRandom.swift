@@ -10,6 +10,10 @@ public struct DeterministicRandom: Sendable {
         state = seed
     }
 
+    /// 1: the seed of the forge, the local App Store and the server's test API key when
+    /// none is given (`--seed`).
+    public static let defaultSeed: UInt64 = 1
+
     /// A stream for one case: the forge seed mixed with the case id (FNV-1a), so adding
     /// a case changes no other case's bytes.
     package init(seed: UInt64, label: String) {

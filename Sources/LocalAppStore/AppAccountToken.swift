@@ -1,3 +1,5 @@
+import ForgeSupport
+
 /// An app account token: a UUID the app attaches to a purchase, kept as 16 bytes so a
 /// transaction needs no allocation for it; written in lowercase 8-4-4-4-12 form.
 public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -34,27 +36,8 @@ public struct AppAccountToken: Sendable, Hashable, Codable, CustomStringConverti
         low = value[16..<32].reduce(0) { $0 << 4 | UInt64($1) }
     }
 
-    /// A version 4 UUID from two random words.
-    package init(random high: UInt64, _ low: UInt64) {
-        self.high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000
-        self.low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-    }
-
     /// The lowercase 8-4-4-4-12 form.
-    public var description: String {
-        let hex = Array((hex16(high) + hex16(low)).utf8)
-        var text = ""
-        for (offset, byte) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(offset) { text += "-" }
-            text.unicodeScalars.append(Unicode.Scalar(byte))
-        }
-        return text
-    }
-
-    private func hex16(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    public var description: String { DeterministicUUID(high: high, low: low).description }
 
     /// Decodes a UUID string; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {

@@ -1,3 +1,4 @@
+import ForgeSupport
 import Foundation
 import ReceiptForge
 
@@ -16,56 +17,56 @@ import ReceiptForge
 /// source moved since the previous access, processing what fell due on the way, so a
 /// reader sees the store at the scaled time. Without one the clock moves only when an
 /// action (`advance`) says so.
-public final class LocalAppStore: @unchecked Sendable {
-    // @unchecked: `state`, `initial` and `lastReading` are only touched with `lock` held.
-    private let lock = NSLock()
-    private var state: StoreState
+public final class LocalAppStore: Sendable {
+    private let guarded: Locked<Guarded>
     /// The default state, kept (copy-on-write) so a reset does not rebuild it.
     private let initial: StoreState
     /// Where the store takes the passing of time from; nil: the clock moves only when an action says so.
     public let clock: (any StoreClockSource)?
-    /// The source's reading the store's clock last caught up with.
-    private var lastReading: StoreInstant
-    /// Resets so far: events of different resets share sequence numbers.
-    private var resets = 0
-    /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
-    private var fed: [FedEvent]?
+
+    /// What the lock guards.
+    private struct Guarded {
+        var state: StoreState
+        /// The source's reading the store's clock last caught up with.
+        var lastReading: StoreInstant
+        /// Resets so far: events of different resets share sequence numbers.
+        var resets = 0
+        /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
+        var fed: [FedEvent]?
+
+        /// Moves the clock on by what `clock` moved since the last reading.
+        mutating func catchUp(_ clock: (any StoreClockSource)?) {
+            guard let clock else { return }
+            let reading = clock.currentInstant()
+            guard reading > lastReading else { return }
+            let step = reading - lastReading
+            lastReading = reading
+            let (target, overflow) = state.now.addingReportingOverflow(step)
+            let before = state.events.count
+            // The events are in the state (and fed, when a feed runs); the result has no caller to go to.
+            _ = try? state.advance(to: overflow ? .max : target)
+            feed(from: before)
+        }
+
+        /// Appends the events added since `state.events[before]` to the feed.
+        mutating func feed(from before: Int) {
+            guard fed != nil, state.events.count > before else { return }
+            for event in state.events[before...] { fed!.append(FedEvent(reset: resets, event: event)) }
+        }
+    }
 
     /// A store in its default state for `configuration` (its default population of customers and history).
     public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
         initial = StoreState(configuration)
-        state = initial
         self.clock = clock
-        lastReading = clock?.currentInstant() ?? 0
+        guarded = Locked(Guarded(state: initial, lastReading: clock?.currentInstant() ?? 0))
     }
 
     /// A store starting from `state`; a reset returns to `state.configuration`'s default state.
     public init(state: StoreState, clock: (any StoreClockSource)? = nil) {
         initial = StoreState(state.configuration)
-        self.state = state
         self.clock = clock
-        lastReading = clock?.currentInstant() ?? 0
-    }
-
-    /// Moves the clock on by what the source moved since the last reading (lock held).
-    private func catchUp() {
-        guard let clock else { return }
-        let reading = clock.currentInstant()
-        guard reading > lastReading else { return }
-        let step = reading - lastReading
-        lastReading = reading
-        let (target, overflow) = state.now.addingReportingOverflow(step)
-        // The events are in the state; the result of this advance has no caller to go to.
-        let before = state.events.count
-        // The events are in the state (and fed, when a feed runs); the result has no caller to go to.
-        _ = try? state.advance(to: overflow ? .max : target)
-        feed(from: before)
-    }
-
-    /// Appends the events added since `state.events[before]` to the feed (lock held).
-    private func feed(from before: Int) {
-        guard fed != nil, state.events.count > before else { return }
-        for event in state.events[before...] { fed!.append(FedEvent(reset: resets, event: event)) }
+        guarded = Locked(Guarded(state: state, lastReading: clock?.currentInstant() ?? 0))
     }
 
     /// An event as the feed hands it over: which reset of the store it happened after
@@ -79,19 +80,19 @@ public final class LocalAppStore: @unchecked Sendable {
     /// catching up at a time rate) until `takeFedEvents()` takes it: how a server sees
     /// each event once, whoever caused it.
     public func startEventFeed() {
-        lock.lock()
-        defer { lock.unlock() }
-        if fed == nil { fed = [] }
+        guarded.withLock { guarded in
+            if guarded.fed == nil { guarded.fed = [] }
+        }
     }
 
     /// The events recorded since the previous call, in order; empty without `startEventFeed()`.
     public func takeFedEvents() -> [FedEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        catchUp()
-        guard let taken = fed, !taken.isEmpty else { return [] }
-        fed = []
-        return taken
+        guarded.withLock { guarded in
+            guarded.catchUp(clock)
+            guard let taken = guarded.fed, !taken.isEmpty else { return [] }
+            guarded.fed = []
+            return taken
+        }
     }
 
     /// What the store was created with.
@@ -101,29 +102,29 @@ public final class LocalAppStore: @unchecked Sendable {
     /// changes anything, so one action that throws leaves the state as it was; a body
     /// that runs several actions keeps those done before the one that threw.
     public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        catchUp()
-        let before = state.events.count
-        defer { feed(from: before) }
-        return try body(&state)
+        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            guarded.catchUp(clock)
+            let before = guarded.state.events.count
+            defer { guarded.feed(from: before) }
+            return try body(&guarded.state)
+        }
     }
 
     /// Runs `body` on the state with the lock held, without copying it.
     public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        catchUp()
-        return try body(state)
+        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            guarded.catchUp(clock)
+            return try body(guarded.state)
+        }
     }
 
     /// A copy of the whole state as it is now (copy-on-write: cheap until the next write
     /// changes an array, which that write then copies).
     public func snapshot() -> StoreState {
-        lock.lock()
-        defer { lock.unlock() }
-        catchUp()
-        return state
+        guarded.withLock { guarded in
+            guarded.catchUp(clock)
+            return guarded.state
+        }
     }
 
     /// The receipt the customer's device would hold now (`StoreState.receiptForge`), as
@@ -141,9 +142,9 @@ public final class LocalAppStore: @unchecked Sendable {
     /// SKTestSession's `resetToDefaultState`: the clock goes back to the start too (and
     /// at a time rate runs on from there).
     public func resetToDefaultState() {
-        lock.lock()
-        defer { lock.unlock() }
-        state = initial
-        resets += 1
+        guarded.withLock { guarded in
+            guarded.state = initial
+            guarded.resets += 1
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An instant of the store: milliseconds since 1970, as the App Store Server API writes dates.
 public typealias StoreInstant = Int64
 
@@ -40,8 +42,11 @@ public struct ScaledClockSource: StoreClockSource {
     public let rate: Double
     private let wallClock: @Sendable () -> Int64
 
+    /// The system's wall clock in milliseconds since 1970, rounded down.
+    public static let systemWallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+
     /// A source starting at `start`, reading `wallClock` once now as its origin.
-    public init(start: StoreInstant, rate: Double, wallClock: @escaping @Sendable () -> Int64) {
+    public init(start: StoreInstant, rate: Double, wallClock: @escaping @Sendable () -> Int64 = ScaledClockSource.systemWallClock) {
         self.start = start
         self.rate = rate
         self.wallClock = wallClock
@@ -51,5 +56,13 @@ public struct ScaledClockSource: StoreClockSource {
     /// `start` plus the wall-clock time since creation times `rate`, rounded down.
     public func currentInstant() -> StoreInstant {
         start + Int64((Double(max(0, wallClock() - wallStart)) * rate).rounded(.down))
+    }
+
+    /// The wall-clock milliseconds from now until the source reads `instant` (0 when it
+    /// already does): how long to sleep before something due then is due.
+    public func wallMilliseconds(until instant: StoreInstant) -> Int64 {
+        let needed = (Double(instant - start) / rate).rounded(.up)
+        let waited = Double(max(0, wallClock() - wallStart))
+        return needed > waited ? Int64(needed - waited) : 0
     }
 }

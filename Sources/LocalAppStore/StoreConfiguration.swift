@@ -1,6 +1,5 @@
 import AppInput
 import ReceiptForge
-import StoreKit2Forge
 
 /// What a store is built from: the app (its products: the built-in catalogue, a
 /// `.storekit` catalogue or an explicit list), its App Store id, the environment, the
@@ -29,7 +28,7 @@ public struct StoreConfiguration: Sendable, Hashable {
     public static let defaultCustomers = 20
 
     /// A configuration; the environment defaults to the app's, the start to the receipt forge's default creation date.
-    public init(app: AppDescription = .example, appAppleId: Int64 = JWSForge.defaultAppAppleId,
+    public init(app: AppDescription = .example, appAppleId: Int64 = AppDescription.defaultAppAppleId,
                 environment: AppEnvironment? = nil, seed: UInt64 = ForgeSettings.defaultSeed,
                 start: StoreInstant? = nil, customers: Int = StoreConfiguration.defaultCustomers) {
         self.app = app

@@ -1,7 +1,7 @@
 /// Why the store refused an action or a query: a code, the field of the request that
 /// is wrong, and a sentence saying why. Nothing changed in the store when one is thrown.
-/// Codes that the App Store Server API also has carry Apple's number, so the HTTP layer
-/// answers as Apple does (`appleErrorCode`); the others are the control API's own.
+/// The store knows no HTTP: the Server API answers each code with Apple's error
+/// (`StoreAPIError.init?(_: StoreError.Code)`, in StoreServerAPI), the control API with its own.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was refused, as a stable code; where Apple has the same refusal, its name.
     public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
@@ -54,32 +54,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidState
         /// The clock may only move forward.
         case clockMovesForward
-
-        /// The App Store Server API's `errorCode` for this refusal, when it has one.
-        public var appleErrorCode: Int? {
-            switch self {
-            case .invalidTransactionId: return 4_000_006
-            case .invalidOriginalTransactionId: return 4_000_008
-            case .transactionNotFound: return 4_040_010
-            case .originalTransactionNotFound: return 4_040_005
-            case .invalidAppAccountToken: return 4_000_183
-            case .invalidRevision: return 4_000_005
-            case .startDateAfterEndDate: return 4_000_013
-            case .invalidExtendByDays: return 4_000_009
-            case .invalidRequestIdentifier: return 4_000_011
-            case .invalidStorefrontCountryCode: return 4_000_028
-            case .subscriptionExtensionIneligible: return 4_030_004
-            case .subscriptionMaxExtension: return 4_030_005
-            case .familySharedSubscriptionExtensionIneligible: return 4_030_007
-            case .familyTransactionNotSupported: return 4_000_185
-            case .transactionTypeNotSupported: return 4_000_047
-            case .transactionIdIsNotOriginalTransactionId: return 4_000_187
-            case .statusRequestNotFound: return 4_040_009
-            case .invalidProductId: return 4_000_023
-            case .appTransactionDoesNotExist: return 4_040_019
-            case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward: return nil
-            }
-        }
     }
 
     /// What was refused.

@@ -8,7 +8,7 @@ public struct StoreProduct: Sendable, Hashable {
     /// Milli-units (`price` of a transaction): 4990 is 4.99.
     public let price: Int64
     /// The index of its group in `StoreState.groups` (auto-renewable subscriptions).
-    public let group: Int32?
+    package let group: Int32?
     /// The level of service within the group: 1 is the highest, as Xcode's `groupNumber`.
     public let level: Int
 

@@ -1,4 +1,5 @@
 import AppInput
+import ForgeSupport
 import StoreKit2
 
 /// The filters of Get Transaction History (all optional; values of one filter OR'd,
@@ -148,11 +149,7 @@ extension StoreState {
 
     /// `A` or `D`, then the key as 32 hex digits.
     static func revision(_ key: (StoreInstant, UInt64), sort: HistoryQuery.Sort) -> String {
-        func hex(_ value: UInt64) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return (sort == .ascending ? "A" : "D") + hex(UInt64(bitPattern: key.0)) + hex(key.1)
+        (sort == .ascending ? "A" : "D") + UInt64(bitPattern: key.0).zeroPaddedHex + key.1.zeroPaddedHex
     }
 
     static func cursor(_ revision: String, sort: HistoryQuery.Sort) throws(StoreError) -> (StoreInstant, UInt64) {

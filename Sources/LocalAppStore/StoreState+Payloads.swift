@@ -49,7 +49,7 @@ extension StoreState {
         payload.originalPurchaseDate = JWSDate(milliseconds: customer.firstDownloadDate)
         payload.originalApplicationVersion = app.originalVersion ?? (production ? "1" : "1.0")
         payload.deviceVerification = Data(random.bytes(48)).base64EncodedString()
-        payload.deviceVerificationNonce = AppAccountToken(random: random.next(), random.next()).description
+        payload.deviceVerificationNonce = DeterministicUUID(drawingFrom: &random).description
         payload.appTransactionId = String(customer.appTransactionId)
         payload.originalPlatform = app.platform == .macos ? "macOS" : "iOS"
         payload.signedDate = JWSDate(milliseconds: now)
@@ -112,7 +112,7 @@ extension StoreState {
     }
 
     /// The customer's subscriptions, in store order.
-    public func subscriptionsOf(_ customer: Int32) -> [StoreSubscription] {
+    package func subscriptionsOf(_ customer: Int32) -> [StoreSubscription] {
         var found: [StoreSubscription] = []
         for group in groups.indices {
             for ownership in OwnershipType.allCases {

@@ -1,4 +1,5 @@
 import AppInput
+import ForgeSupport
 
 /// The default population: `configuration.customers` customers, each one of ten kinds
 /// (customer n is kind n mod 10), with a history built by the store's own actions over
@@ -159,7 +160,7 @@ extension StoreState {
         }
         switch step {
         case .buy(let product, let offer, let token, let family, let quantity):
-            let tokenText = token ? AppAccountToken(random: random.next(), random.next()).description : nil
+            let tokenText = token ? DeterministicUUID(drawingFrom: &random).description : nil
             _ = try? buyProduct(customer: id, productId: products[Int(product)].id, quantity: quantity, offer: offer,
                                 appAccountToken: tokenText, familyShared: family.map { [Self.customerId($0)] } ?? [],
                                 storefront: storefront(n))

@@ -150,6 +150,21 @@ public struct StoreState: Sendable {
 
     // MARK: Lookups
 
+    /// The customer `transaction` belongs to.
+    public func customer(of transaction: StoreTransaction) -> StoreCustomer { customers[Int(transaction.customer)] }
+
+    /// The product `transaction` is of.
+    public func product(of transaction: StoreTransaction) -> StoreProduct { products[Int(transaction.product)] }
+
+    /// The customer whose subscription `subscription` is (the family member's, for a family copy).
+    public func customer(of subscription: StoreSubscription) -> StoreCustomer { customers[Int(subscription.customer)] }
+
+    /// The product of `subscription`'s current period.
+    public func product(of subscription: StoreSubscription) -> StoreProduct { products[Int(subscription.product)] }
+
+    /// `customer`'s transactions, in the order they were made.
+    public func transactions(of customer: StoreCustomer) -> [StoreTransaction] { customer.transactions.map { transactions[Int($0)] } }
+
     func product(_ index: Int32) -> StoreProduct { products[Int(index)] }
 
     func productIndex(_ id: String, field: String) throws(StoreError) -> Int32 {

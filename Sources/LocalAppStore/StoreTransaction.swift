@@ -65,9 +65,9 @@ public struct StoreTransaction: Sendable, Hashable {
     /// The order (Look Up Order ID); 0 for a family member's copy, which nobody ordered.
     public internal(set) var orderId: UInt64
     /// The customer, an index into `StoreState.customers`.
-    public internal(set) var customer: Int32
+    package internal(set) var customer: Int32
     /// The product, an index into the store's products.
-    public internal(set) var product: Int32
+    package internal(set) var product: Int32
     /// When the App Store charged (for a renewal, when the period started).
     public internal(set) var purchaseDate: StoreInstant
     /// When the original transaction was bought.
@@ -116,7 +116,7 @@ public struct StoreCustomer: Sendable, Hashable {
     /// When the customer first got the app (the app transaction's `originalPurchaseDate`).
     public let firstDownloadDate: StoreInstant
     /// Indices of the customer's transactions in `StoreState.transactions`, oldest first.
-    public internal(set) var transactions: [Int32]
+    package internal(set) var transactions: [Int32]
 }
 
 /// A customer's subscription in one group (one per original transaction id): what
@@ -125,26 +125,26 @@ public struct StoreSubscription: Sendable, Hashable {
     /// The original transaction id: the subscription's key.
     public internal(set) var originalTransactionId: UInt64
     /// The customer, an index into `StoreState.customers`.
-    public internal(set) var customer: Int32
+    package internal(set) var customer: Int32
     /// The subscription group, an index into the store's groups.
-    public internal(set) var group: Int32
+    package internal(set) var group: Int32
     /// Purchased, or family shared.
     public internal(set) var ownership: OwnershipType
     /// For a family member's copy: the purchaser's subscription (its index).
-    public internal(set) var sharedFrom: Int32?
+    package internal(set) var sharedFrom: Int32?
     /// The family members' copies of this subscription (their indices).
-    public internal(set) var familyCopies: [Int32]
+    package internal(set) var familyCopies: [Int32]
     /// The product of the current (latest) period.
-    public internal(set) var product: Int32
+    package internal(set) var product: Int32
     /// The product the next renewal is for (`autoRenewProductId`): another one when a
     /// downgrade or crossgrade is pending.
-    public internal(set) var autoRenewProduct: Int32
+    package internal(set) var autoRenewProduct: Int32
     /// True while the subscription renews at the end of the period.
     public internal(set) var autoRenewStatus: Bool
     /// Active, expired, in billing retry, in grace period or revoked.
     public internal(set) var status: SubscriptionStatus
     /// The latest transaction (index into `StoreState.transactions`).
-    public internal(set) var latestTransaction: Int32
+    package internal(set) var latestTransaction: Int32
     /// The end of the current period, renewal extensions included.
     public internal(set) var expiresDate: StoreInstant
     /// The start of the latest run of renewals without a gap of more than 60 days.

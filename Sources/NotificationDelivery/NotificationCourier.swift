@@ -23,6 +23,8 @@ public struct NotificationCourier: Sendable {
     /// One attempt made: which notification, which attempt, when (store time), and what became of it.
     public struct Report: Sendable, Hashable {
         public let notificationUUID: String
+        /// The notification's `OutgoingNotification.typeAndSubtype`.
+        public let typeAndSubtype: String
         public let attempt: Int
         public let attemptDate: StoreInstant
         public let outcome: WebhookOutcome
@@ -52,7 +54,8 @@ public struct NotificationCourier: Sendable {
                 guard let outcome else { preconditionFailure("every attempt of the batch reports") }
                 outbox.record(claim, result: outcome.result, detail: outcome.detail)
                 let uuid = claim.notification.notificationUUID
-                reports.append(Report(notificationUUID: uuid, attempt: claim.attempt, attemptDate: claim.attemptDate,
+                reports.append(Report(notificationUUID: uuid, typeAndSubtype: claim.notification.typeAndSubtype,
+                                      attempt: claim.attempt, attemptDate: claim.attemptDate,
                                       outcome: outcome, nextAttemptDate: outbox.record(notificationUUID: uuid)?.nextAttemptDate))
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import ForgeSupport
 import LocalAppStore
 
 /// The notifications of one environment waiting to be sent, and the record of every
@@ -8,15 +8,19 @@ import LocalAppStore
 /// An attempt is claimed (`claimDue`), sent by the caller, then its result recorded
 /// (`record`); the schedule decides when, if ever, the next one is due. Claimed attempts
 /// are not handed out twice, so two couriers never send the same attempt.
-public final class NotificationOutbox: @unchecked Sendable {
-    // @unchecked: `records` and `index` are only touched with `lock` held.
-    private let lock = NSLock()
-    private var records: [DeliveryRecord] = []
-    private var index: [String: Int] = [:]
-    /// Attempts scheduled and not claimed, earliest first: a history of many delivered
-    /// notifications, or many waiting for a retry, costs a claim nothing.
-    private var pending = DueAttempts()
+public final class NotificationOutbox: Sendable {
+    private let queue = Locked(Queue())
     public let schedule: RetrySchedule
+
+    private struct Queue {
+        /// Every notification queued, in queue order.
+        var records: [DeliveryRecord] = []
+        /// Each `notificationUUID`'s position in `records`.
+        var index: [String: Int] = [:]
+        /// Attempts scheduled and not claimed, earliest first: a history of many delivered
+        /// notifications, or many waiting for a retry, costs a claim nothing.
+        var pending = DueAttempts()
+    }
 
     public init(schedule: RetrySchedule) {
         self.schedule = schedule
@@ -42,14 +46,14 @@ public final class NotificationOutbox: @unchecked Sendable {
 
     /// Queues a notification whose first attempt is due at `date`.
     public func enqueue(_ notification: OutgoingNotification, at date: StoreInstant) throws(Refusal) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard index[notification.notificationUUID] == nil else {
-            throw .duplicateNotificationUUID(notification.notificationUUID)
+        try queue.withLock { (queue: inout Queue) throws(Refusal) in
+            guard queue.index[notification.notificationUUID] == nil else {
+                throw .duplicateNotificationUUID(notification.notificationUUID)
+            }
+            queue.index[notification.notificationUUID] = queue.records.count
+            queue.pending.insert(.init(date: date, position: queue.records.count))
+            queue.records.append(DeliveryRecord(notification: notification, queuedDate: date))
         }
-        index[notification.notificationUUID] = records.count
-        pending.insert(.init(date: date, position: records.count))
-        records.append(DeliveryRecord(notification: notification, queuedDate: date))
     }
 
     /// Claims every attempt due at or before `now` that is not already claimed, the
@@ -57,52 +61,46 @@ public final class NotificationOutbox: @unchecked Sendable {
     /// At most `limit` of them: a courier claims a batch at a time, so one that stops
     /// between batches leaves the rest unclaimed.
     public func claimDue(upTo now: StoreInstant, limit: Int = .max) -> [Claim] {
-        lock.lock()
-        defer { lock.unlock() }
-        var claims: [Claim] = []
-        while claims.count < limit, let first = pending.first, first.date <= now {
-            let item = pending.removeFirst()
-            records[item.position].inFlight = true
-            claims.append(Claim(notification: records[item.position].notification,
-                                attempt: records[item.position].attempts.count + 1, attemptDate: item.date))
+        queue.withLock { queue in
+            var claims: [Claim] = []
+            while claims.count < limit, let first = queue.pending.first, first.date <= now {
+                let item = queue.pending.removeFirst()
+                queue.records[item.position].inFlight = true
+                claims.append(Claim(notification: queue.records[item.position].notification,
+                                    attempt: queue.records[item.position].attempts.count + 1, attemptDate: item.date))
+            }
+            return claims
         }
-        return claims
     }
 
     /// Records a claimed attempt's result and schedules the next one if it failed and
     /// the schedule has one left.
     public func record(_ claim: Claim, result: SendAttemptResult, detail: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let position = index[claim.notification.notificationUUID], records[position].inFlight,
-              records[position].attempts.count + 1 == claim.attempt else {
-            preconditionFailure("\(claim.notification.notificationUUID) attempt \(claim.attempt) was not claimed")
+        queue.withLock { queue in
+            guard let position = queue.index[claim.notification.notificationUUID], queue.records[position].inFlight,
+                  queue.records[position].attempts.count + 1 == claim.attempt else {
+                preconditionFailure("\(claim.notification.notificationUUID) attempt \(claim.attempt) was not claimed")
+            }
+            queue.records[position].inFlight = false
+            queue.records[position].attempts.append(SendAttempt(attemptDate: claim.attemptDate, sendAttemptResult: result, detail: detail))
+            queue.records[position].nextAttemptDate = result == .success
+                ? nil : schedule.nextAttempt(after: claim.attempt, at: claim.attemptDate)
+            if let next = queue.records[position].nextAttemptDate { queue.pending.insert(.init(date: next, position: position)) }
         }
-        records[position].inFlight = false
-        records[position].attempts.append(SendAttempt(attemptDate: claim.attemptDate, sendAttemptResult: result, detail: detail))
-        records[position].nextAttemptDate = result == .success
-            ? nil : schedule.nextAttempt(after: claim.attempt, at: claim.attemptDate)
-        if let next = records[position].nextAttemptDate { pending.insert(.init(date: next, position: position)) }
     }
 
     /// Every notification queued so far, in queue order.
     public var allRecords: [DeliveryRecord] {
-        lock.lock()
-        defer { lock.unlock() }
-        return records
+        queue.withLock { $0.records }
     }
 
     public func record(notificationUUID: String) -> DeliveryRecord? {
-        lock.lock()
-        defer { lock.unlock() }
-        return index[notificationUUID].map { records[$0] }
+        queue.withLock { queue in queue.index[notificationUUID].map { queue.records[$0] } }
     }
 
     /// Where `notificationUUID` stands in queue order (0 for the first queued).
     public func position(of notificationUUID: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return index[notificationUUID]
+        queue.withLock { $0.index[notificationUUID] }
     }
 
     /// Up to `limit` records from queue position `start` on that `isIncluded` accepts,
@@ -114,7 +112,7 @@ public final class NotificationOutbox: @unchecked Sendable {
     /// milliseconds) does not hold up the courier or the requests queueing notifications
     /// meanwhile; the first of them to write pays one copy of the array instead.
     public func records(from start: Int, limit: Int, where isIncluded: (DeliveryRecord) -> Bool) -> (records: [DeliveryRecord], next: String?) {
-        let snapshot = lock.withLock { records }
+        let snapshot = queue.withLock { $0.records }
         var page: [DeliveryRecord] = []
         for position in max(0, start)..<max(max(0, start), snapshot.count) where isIncluded(snapshot[position]) {
             if page.count == limit { return (page, snapshot[position].notification.notificationUUID) }
@@ -125,15 +123,11 @@ public final class NotificationOutbox: @unchecked Sendable {
 
     /// How many notifications were queued.
     public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return records.count
+        queue.withLock { $0.records.count }
     }
 
     /// The earliest attempt due and not claimed, if any: when a courier should next look.
     public var nextDueDate: StoreInstant? {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending.first?.date
+        queue.withLock { $0.pending.first?.date }
     }
 }

@@ -1,5 +1,6 @@
 /// One notification as the App Store sends it: its `notificationUUID` (the same on every
-/// retry) and the signed payload, POSTed as `{"signedPayload": "…"}`.
+/// retry) and the signed payload, POSTed as `{"signedPayload": "…"}`; and, for the
+/// people reading a log, what it is (`typeAndSubtype`).
 ///
 /// The payload is either signed already or signed when asked for (`SignedPayloadSource`):
 /// a server's history of 100,000 notifications keeps what each is made from, about a
@@ -11,13 +12,14 @@ public struct OutgoingNotification: Sendable, Hashable {
     private let source: Source
 
     private enum Source: Sendable {
-        case signed(String)
+        case signed(String, typeAndSubtype: String)
         case deferred(any SignedPayloadSource)
     }
 
-    public init(notificationUUID: String, signedPayload: String) {
+    /// A notification signed already, of Apple's `typeAndSubtype` (`DID_RENEW`, `SUBSCRIBED/INITIAL_BUY`).
+    public init(notificationUUID: String, typeAndSubtype: String, signedPayload: String) {
         self.notificationUUID = notificationUUID
-        source = .signed(signedPayload)
+        source = .signed(signedPayload, typeAndSubtype: typeAndSubtype)
     }
 
     /// A notification signed by `source` whenever its payload is needed.
@@ -32,10 +34,18 @@ public struct OutgoingNotification: Sendable, Hashable {
         return nil
     }
 
+    /// Apple's `notificationType`, and `/subtype` when it has one: `DID_RENEW`, `SUBSCRIBED/INITIAL_BUY`, `TEST`.
+    public var typeAndSubtype: String {
+        switch source {
+        case .signed(_, let typeAndSubtype): return typeAndSubtype
+        case .deferred(let source): return source.typeAndSubtype
+        }
+    }
+
     /// The compact JWS (signed now when the notification was made from a source).
     public var signedPayload: String {
         switch source {
-        case .signed(let payload): return payload
+        case .signed(let payload, _): return payload
         case .deferred(let source): return source.signedPayload()
         }
     }
@@ -59,5 +69,7 @@ public struct OutgoingNotification: Sendable, Hashable {
 /// Signing must not fail once the source exists: whoever makes sources checks its key
 /// first (a failure after that is a broken invariant, not bad input).
 public protocol SignedPayloadSource: Sendable {
+    /// Apple's `notificationType`, and `/subtype` when it has one (known without signing).
+    var typeAndSubtype: String { get }
     func signedPayload() -> String
 }

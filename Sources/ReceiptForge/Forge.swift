@@ -18,8 +18,8 @@ public struct ForgeSettings: Sendable, Hashable {
 
     /// 2026-06-01T00:00:00Z.
     public static let defaultNow = ASN1Time(year: 2026, month: 6, day: 1).secondsSince1970
-    /// 1.
-    public static let defaultSeed: UInt64 = 1
+    /// 1 (`DeterministicRandom.defaultSeed`).
+    public static let defaultSeed = DeterministicRandom.defaultSeed
     /// VPP expirations (attribute 21) of valid cases lie at or after this: 2095-01-01.
     public static let farFuture = ASN1Time(year: 2095, month: 1, day: 1).secondsSince1970
     /// `--now` must fall in this range: the committed leaf starts in 2024 and every

@@ -22,13 +22,8 @@ public struct TestAPIKey: Sendable, Hashable {
         var random = DeterministicRandom(seed: seed, label: Self.randomLabel)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         keyIdentifier = String((0..<10).map { _ in alphabet[random.int(in: 0..<alphabet.count)] })
-        let issuer = random.bytes(16).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        issuerIdentifier = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(issuer.dropFirst(range.lowerBound).prefix(range.count))
-        }.joined(separator: "-")
+        // 16 drawn bytes as they are, without version bits: the issuer id of every tree minted so far.
+        issuerIdentifier = DeterministicUUID(bytes: random.bytes(16)).description
         // 32 random bytes are a valid scalar unless 0 or at least the group order
         // (a chance of about 2^-32): then draw again.
         var candidate = random.bytes(32)

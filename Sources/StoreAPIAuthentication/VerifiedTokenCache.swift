@@ -1,3 +1,4 @@
+import ForgeSupport
 import Foundation
 
 /// Tokens that passed every check, by their exact text: a client sends one token on
@@ -9,12 +10,15 @@ import Foundation
 ///
 /// At most `capacity` entries: a new one beyond that first drops those expired at the
 /// clock of the request adding it, then an arbitrary one.
-final class VerifiedTokenCache: @unchecked Sendable {
-    // @unchecked: `tokens` and `checks` are only touched with `lock` held.
-    private let lock = NSLock()
-    private var tokens: [String: AuthenticatedToken] = [:]
-    private var checks = 0
+final class VerifiedTokenCache: Sendable {
+    private let entries = Locked(Entries())
     let capacity: Int
+
+    private struct Entries {
+        var tokens: [String: AuthenticatedToken] = [:]
+        /// Signature verifications made (not answered from the cache).
+        var checks = 0
+    }
 
     init(capacity: Int) {
         precondition(capacity > 0, "a cache holds at least one token")
@@ -22,25 +26,25 @@ final class VerifiedTokenCache: @unchecked Sendable {
     }
 
     func token(_ text: String) -> AuthenticatedToken? {
-        lock.withLock { tokens[text] }
+        entries.withLock { $0.tokens[text] }
     }
 
     func insert(_ text: String, _ token: AuthenticatedToken, now: Date) {
-        lock.withLock {
-            if tokens.count >= capacity, tokens[text] == nil {
-                tokens = tokens.filter { now < $0.value.expiration }
-                if tokens.count >= capacity { tokens.remove(at: tokens.startIndex) }
+        entries.withLock { entries in
+            if entries.tokens.count >= capacity, entries.tokens[text] == nil {
+                entries.tokens = entries.tokens.filter { now < $0.value.expiration }
+                if entries.tokens.count >= capacity { entries.tokens.remove(at: entries.tokens.startIndex) }
             }
-            tokens[text] = token
+            entries.tokens[text] = token
         }
     }
 
     /// Counts a verification of a signature (not answered from the cache).
     func countSignatureCheck() {
-        lock.withLock { checks += 1 }
+        entries.withLock { $0.checks += 1 }
     }
 
-    var count: Int { lock.withLock { tokens.count } }
+    var count: Int { entries.withLock { $0.tokens.count } }
 
-    var signatureChecks: Int { lock.withLock { checks } }
+    var signatureChecks: Int { entries.withLock { $0.checks } }
 }

@@ -1,3 +1,4 @@
+import APIMessage
 import LocalAppStore
 import StoreKit2
 import StrictJSON
@@ -72,10 +73,10 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(field): \(message) (\(code.name))" }
 
     /// The response: the error's status, its JSON body, and `extraHeaders`.
-    func response(headers extraHeaders: [String: String] = [:]) -> ControlResponse {
+    func response(headers extraHeaders: [APIResponse.Header] = []) -> APIResponse {
         let verbs = code == .unknownVerb ? ControlVerb.allCases.map(\.rawValue) : nil
         let body = Body(error: .init(code: code.name, field: field, message: message, verbs: verbs))
-        return ControlResponse(status: code.status, headers: extraHeaders, body: StoreKit2JSON.encode(body))
+        return .json(code.status, StoreKit2JSON.encode(body), headers: extraHeaders, logDetail: "refused")
     }
 
     private struct Body: Encodable {

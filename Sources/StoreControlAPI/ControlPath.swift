@@ -1,11 +1,11 @@
+import APIMessage
 import AppInput
 
 /// Where a control request goes: the environment its path prefix names and the verb
 /// after it. A client picks the environment by base URL, as with the App Store Server
 /// API: `/forge/v1/` is production, `/sandbox/forge/v1/` sandbox.
 public struct ControlPath: Sendable, Hashable {
-    public static let productionPrefix = "/forge/v1/"
-    public static let sandboxPrefix = "/sandbox/forge/v1/"
+    public static let prefixes = EnvironmentPrefixes(production: "/forge/v1/", sandbox: "/sandbox/forge/v1/")
 
     public let environment: AppEnvironment
     /// What follows the prefix (not necessarily a verb: the handler answers 404 for others).
@@ -14,19 +14,8 @@ public struct ControlPath: Sendable, Hashable {
     /// The control path `path` stands for, or nil when it is outside the control API.
     /// A query (`?…`) is ignored: the control API takes its input from the body.
     public init?(_ path: String) {
-        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-        if route.hasPrefix(Self.productionPrefix) {
-            environment = .production
-            verbName = String(route.dropFirst(Self.productionPrefix.count))
-        } else if route.hasPrefix(Self.sandboxPrefix) {
-            environment = .sandbox
-            verbName = String(route.dropFirst(Self.sandboxPrefix.count))
-        } else {
-            return nil
-        }
-    }
-
-    public static func prefix(of environment: AppEnvironment) -> String {
-        environment == .production ? productionPrefix : sandboxPrefix
+        guard let (environment, rest) = Self.prefixes.route(path) else { return nil }
+        self.environment = environment
+        verbName = String(rest)
     }
 }

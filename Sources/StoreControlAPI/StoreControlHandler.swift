@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import Foundation
 import LocalAppStore
@@ -42,10 +43,10 @@ public struct StoreControlHandler: Sendable {
 
     /// Answers one request. `path` is the request target's path (a query is ignored);
     /// an empty body counts as `{}`.
-    public func respond(method: String, path: String, body: [UInt8]) -> ControlResponse {
+    public func respond(method: String, path: String, body: [UInt8]) -> APIResponse {
         guard let route = ControlPath(path) else {
             return ControlError(.notFound, field: "path",
-                                "\(path) is not under \(ControlPath.productionPrefix) or \(ControlPath.sandboxPrefix)").response()
+                                "\(path) is not under \(ControlPath.prefixes.production) or \(ControlPath.prefixes.sandbox)").response()
         }
         guard let verb = ControlVerb(rawValue: route.verbName) else {
             return ControlError(.unknownVerb, field: "path",
@@ -53,7 +54,7 @@ public struct StoreControlHandler: Sendable {
         }
         guard method == verb.method else {
             return ControlError(.methodNotAllowed, field: "method", "\(verb.rawValue) takes \(verb.method), not \(method)")
-                .response(headers: ["Allow": verb.method])
+                .response(headers: [.init("Allow", verb.method)])
         }
         guard let store = stores(route.environment) else {
             return ControlError(.environmentNotServed, field: "path", "no \(route.environment.rawValue) store is served here").response()
@@ -61,14 +62,14 @@ public struct StoreControlHandler: Sendable {
         do throws(ControlError) {
             if verb == .state {
                 _ = try decode(EmptyRequest.self, from: body)
-                return ControlResponse(status: 200, headers: ["Link": "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\""],
-                                       body: store.read { $0.stateJSON() })
+                return .json(200, store.read { $0.stateJSON() },
+                             headers: [.init("Link", "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\"")])
             }
             if verb == .receipt {
                 return try receipt(body: body, from: store)
             }
             let result = try perform(verb, body: body, on: store)
-            return ControlResponse(status: 200, body: StoreKit2JSON.encode(result))
+            return .json(200, StoreKit2JSON.encode(result))
         } catch {
             return error.response()
         }
@@ -80,14 +81,14 @@ public struct StoreControlHandler: Sendable {
     }
 
     /// Mints the customer's receipt at the store's instant (`LocalAppStore.receipt`).
-    private func receipt(body: [UInt8], from store: LocalAppStore) throws(ControlError) -> ControlResponse {
+    private func receipt(body: [UInt8], from store: LocalAppStore) throws(ControlError) -> APIResponse {
         let request = try decode(CustomerRequest.self, from: body)
         do throws(StoreError) {
             let minted = try store.receipt(customer: request.customer)
             guard let receipt = minted.receipt else {
                 preconditionFailure("the valid case always has a receipt")
             }
-            return ControlResponse(status: 200, body: StoreKit2JSON.encode(ReceiptResponse(
+            return .json(200, StoreKit2JSON.encode(ReceiptResponse(
                 customer: request.customer, creationDate: Int64(minted.creationDate.timeIntervalSince1970) * 1_000,
                 receiptData: receipt)))
         } catch {

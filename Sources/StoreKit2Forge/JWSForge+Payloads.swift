@@ -1,4 +1,5 @@
 import Crypto
+import ForgeSupport
 import Foundation
 import StoreKit2
 import ForgeCA
@@ -12,15 +13,11 @@ extension JWSForge {
     package var purchaseDate: Int64 { signedDate - 300_000 }
     package var expiresDate: Int64 { purchaseDate + 30 * 86_400_000 }
 
-    /// A UUID (version 4 form) from the seed and `label`: deterministic.
+    /// A UUID (version 4 form) from the seed and `label`: the first 16 bytes of SHA-256
+    /// of `seed:label`, deterministic.
     package func uuid(_ label: String) -> String {
-        let digest = Array(SHA256.hash(data: Array("\(settings.seed):\(label)".utf8)))
-        var bytes = Array(digest.prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return parts.joined(separator: "-")
+        let digest = SHA256.hash(data: Array("\(settings.seed):\(label)".utf8))
+        return DeterministicUUID(bytes: Array(digest).prefix(16)).version4.description
     }
 
     package func transaction(environment: JWSEnvironment, renewal: Bool = false, revoked: Bool = false,

@@ -24,8 +24,8 @@ public struct JWSForge: FixtureForge {
     /// The app's Apple id (`appAppleId`) in every payload and verifier that has one.
     public let appAppleId: Int64
 
-    /// 1234567890.
-    public static let defaultAppAppleId: Int64 = 1_234_567_890
+    /// 1234567890 (`AppDescription.defaultAppAppleId`).
+    public static let defaultAppAppleId = AppDescription.defaultAppAppleId
 
     /// A forge for `app` at `settings`' time and seed, signing with `authority`.
     public init(app: AppDescription = .example, settings: ForgeSettings = ForgeSettings(),

@@ -134,7 +134,6 @@ public struct NotificationSigner: Sendable {
 
     /// A version 4 UUID drawn from the store's seed and `label`.
     private func notificationUUID(label: String) -> String {
-        var random = DeterministicRandom(seed: configuration.seed, label: label)
-        return AppAccountToken(random: random.next(), random.next()).description
+        DeterministicUUID(seed: configuration.seed, label: label).description
     }
 }

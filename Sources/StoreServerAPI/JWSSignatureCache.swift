@@ -1,4 +1,5 @@
 import ForgeCA
+import ForgeSupport
 import Foundation
 import StoreKit2Forge
 
@@ -8,11 +9,8 @@ import StoreKit2Forge
 /// and a client polling Get Transaction Info costs one signature per transaction
 /// version and store instant, not one per request. At most `capacity` entries are
 /// kept; a new one beyond that evicts an arbitrary old one.
-final class JWSSignatureCache: @unchecked Sendable {
-    // @unchecked: `signatures` is only touched with `lock` held; `forge` is immutable.
-    private let lock = NSLock()
-    private var signatures: [[UInt8]: String] = [:]
-    private var made = 0
+final class JWSSignatureCache: Sendable {
+    private let entries = Locked(Entries())
     private let forge: JWSForge
     let capacity: Int
 
@@ -23,26 +21,32 @@ final class JWSSignatureCache: @unchecked Sendable {
     }
 
     func sign(_ payload: [UInt8]) throws(ServerAPIFailure) -> String {
-        if let cached = lock.withLock({ signatures[payload] }) { return cached }
+        if let cached = entries.withLock({ $0.signatures[payload] }) { return cached }
         let jws: String
         do {
             jws = try forge.signAsAppStore(payload)
         } catch {
             throw ServerAPIFailure(.generalInternal, "signing failed: \(error)")
         }
-        lock.withLock {
-            if signatures.count >= capacity, signatures[payload] == nil {
-                signatures.remove(at: signatures.startIndex)
+        entries.withLock { entries in
+            if entries.signatures.count >= capacity, entries.signatures[payload] == nil {
+                entries.signatures.remove(at: entries.signatures.startIndex)
             }
-            signatures[payload] = jws
-            made += 1
+            entries.signatures[payload] = jws
+            entries.made += 1
         }
         return jws
     }
 
     /// Signatures kept now (at most `capacity`).
-    var count: Int { lock.withLock { signatures.count } }
+    var count: Int { entries.withLock { $0.signatures.count } }
 
     /// Signatures made (not taken from the cache) so far.
-    var signaturesMade: Int { lock.withLock { made } }
+    var signaturesMade: Int { entries.withLock { $0.made } }
+
+    private struct Entries {
+        var signatures: [[UInt8]: String] = [:]
+        /// Signatures made (not taken from the cache).
+        var made = 0
+    }
 }

@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import Foundation
 import LocalAppStore
@@ -86,27 +87,16 @@ public enum ServerAPIEndpoint: Sendable, Hashable {
     }
 
     /// The path prefix of each environment's base URL.
-    public static let productionPrefix = "/inApps/"
-    public static let sandboxPrefix = "/sandbox/inApps/"
+    public static let prefixes = EnvironmentPrefixes(production: "/inApps/", sandbox: "/sandbox/inApps/")
 
     /// Whether `path` belongs to the Server API of either environment (the transport's routing question).
     public static func isServerAPIPath(_ path: String) -> Bool {
-        path.hasPrefix(productionPrefix) || path.hasPrefix(sandboxPrefix)
+        prefixes.route(path) != nil
     }
 
-    /// The route of `method` `path` (percent-encoded as received).
+    /// The route of `method` `path` (percent-encoded as received; a query is cut off).
     public static func route(method: String, path: String) -> Route {
-        let environment: AppEnvironment
-        let rest: Substring
-        if path.hasPrefix(productionPrefix) {
-            environment = .production
-            rest = path.dropFirst(productionPrefix.count)
-        } else if path.hasPrefix(sandboxPrefix) {
-            environment = .sandbox
-            rest = path.dropFirst(sandboxPrefix.count)
-        } else {
-            return .notFound
-        }
+        guard let (environment, rest) = prefixes.route(path) else { return .notFound }
         var segments: [String] = []
         for raw in rest.split(separator: "/", omittingEmptySubsequences: false) {
             guard let segment = raw.removingPercentEncoding, !segment.isEmpty else { return .notFound }

@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import ForgeCA
 import Foundation
@@ -5,6 +6,7 @@ import LocalAppStore
 import NotificationDelivery
 import StoreAPIAuthentication
 import StoreKit2
+import StoreNotifications
 
 /// The App Store Server API without HTTP: a request in, Apple's answer out. Routes
 /// every endpoint of both environments (`/inApps/…` to the production store,
@@ -47,23 +49,23 @@ public struct ServerAPIHandler: Sendable {
     /// JWS signed so far, not counting those the cache answered (a repeated read signs once).
     public var signaturesMade: Int { signatures.signaturesMade }
 
-    public func respond(to request: ServerAPIRequest) -> ServerAPIResponse {
+    public func respond(to request: ServerAPIRequest) -> APIResponse {
         let route = ServerAPIEndpoint.route(method: request.method, path: request.path)
         if case .bearerTokens(let verifier) = authentication {
             if case .failure(let failure) = verifier.verify(authorization: request.authorization, now: wallClock()) {
-                var response = ServerAPIResponse.text(AuthenticationFailure.httpStatus, AuthenticationFailure.responseBody,
-                                                      headers: [.init(AuthenticationFailure.headerName, failure.reason.rawValue)])
+                var response = APIResponse.text(AuthenticationFailure.httpStatus, AuthenticationFailure.responseBody,
+                                                headers: [.init(AuthenticationFailure.headerName, failure.reason.rawValue)])
                 response.logDetail = "unauthenticated: \(failure)"
                 return response
             }
         }
         switch route {
         case .notFound:
-            var response = ServerAPIResponse.text(404, "Not Found")
+            var response = APIResponse.text(404, "Not Found")
             response.logDetail = "no such endpoint"
             return response
         case .methodNotAllowed(let allowed):
-            var response = ServerAPIResponse.text(405, "Method Not Allowed", headers: [.init("Allow", allowed)])
+            var response = APIResponse.text(405, "Method Not Allowed", headers: [.init("Allow", allowed)])
             response.logDetail = "use \(allowed)"
             return response
         case .endpoint(let endpoint, let environment):
@@ -86,7 +88,7 @@ public struct ServerAPIHandler: Sendable {
 
     // MARK: Endpoints
 
-    private func answer(_ endpoint: ServerAPIEndpoint, store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> ServerAPIResponse {
+    private func answer(_ endpoint: ServerAPIEndpoint, store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> APIResponse {
         let configuration = store.configuration
         switch endpoint {
         case .transactionInfo(let id):
@@ -141,7 +143,7 @@ public struct ServerAPIHandler: Sendable {
             try write(store) { state throws(StoreError) in
                 try state.sendConsumptionInformation(transactionId: id, information, onlyConsumablesAndAutoRenewables: version == 1)
             }
-            return ServerAPIResponse(status: 202)
+            return APIResponse(status: 202)
 
         case .extendRenewalDate(let originalTransactionId):
             let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.ExtendRenewalDate.self, from: request.body)
@@ -180,23 +182,31 @@ public struct ServerAPIHandler: Sendable {
                 throw ServerAPIFailure(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
             }
             try write(store) { state throws(StoreError) in try state.setAppAccountToken(originalTransactionId: originalTransactionId, token: token) }
-            return ServerAPIResponse(status: 200)
+            return APIResponse(status: 200)
 
         case .finishTransaction(let id):
             try write(store) { state throws(StoreError) in try state.finishTransaction(transactionId: id) }
-            return ServerAPIResponse(status: 200)
+            return APIResponse(status: 200)
 
         case .requestTestNotification:
             guard let channel = notifications?.channel(configuration.environment) else {
                 throw ServerAPIFailure(.serverNotificationUrlNotFound, "this server sends no notifications")
             }
-            return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
+            do throws(NotificationChannelError) {
+                return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
+            } catch {
+                throw ServerAPIFailure(error)
+            }
 
         case .testNotificationStatus(let token):
             guard let channel = notifications?.channel(configuration.environment) else {
                 throw ServerAPIFailure(.testNotificationNotFound, "this server sends no notifications")
             }
-            return json(Self.record(try channel.testNotificationStatus(token: token)))
+            do throws(NotificationChannelError) {
+                return json(Self.record(try channel.testNotificationStatus(token: token)))
+            } catch {
+                throw ServerAPIFailure(error)
+            }
 
         case .notificationHistory:
             return try notificationHistory(store: store, request: request)
@@ -205,7 +215,7 @@ public struct ServerAPIHandler: Sendable {
 
     /// Get Notification History: the channel's records in queue order, 20 a page; the
     /// `paginationToken` is the `notificationUUID` of the next page's first record.
-    private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> ServerAPIResponse {
+    private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> APIResponse {
         let body = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body)
         let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now })
         let customerId = try query.transactionId.map { id throws(ServerAPIFailure) in
@@ -329,7 +339,7 @@ public struct ServerAPIHandler: Sendable {
         try signatures.sign(StoreKit2JSON.encode(payload))
     }
 
-    private func json(_ body: some Encodable) -> ServerAPIResponse {
+    private func json(_ body: some Encodable) -> APIResponse {
         .json(200, StoreKit2JSON.encode(body))
     }
 }

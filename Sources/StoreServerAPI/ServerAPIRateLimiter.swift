@@ -1,15 +1,13 @@
 import AppInput
-import Foundation
+import ForgeSupport
 
 /// Counts the requests of each endpoint and environment in the current window of its
 /// `ServerAPIRateLimit` and refuses those over it, telling when the next one will be
 /// accepted (the start of the next window). Thread-safe: the server asks from many
 /// threads at once. The clock is the caller's (`admit(_:in:at:)`), so tests drive it.
-public final class ServerAPIRateLimiter: @unchecked Sendable {
-    // @unchecked: `windows` is only touched under `lock`.
+public final class ServerAPIRateLimiter: Sendable {
     public let limits: ServerAPIRateLimits
-    private let lock = NSLock()
-    private var windows: [Key: Window] = [:]
+    private let windows = Locked<[Key: Window]>([:])
 
     private struct Key: Hashable {
         let endpoint: ServerAPIEndpoint.Name
@@ -37,7 +35,7 @@ public final class ServerAPIRateLimiter: @unchecked Sendable {
         // Floor division: windows are aligned on the UNIX epoch, before it too.
         let index = now >= 0 ? now / limit.windowMilliseconds : -((-now + limit.windowMilliseconds - 1) / limit.windowMilliseconds)
         let key = Key(endpoint: endpoint, environment: environment)
-        return lock.withLock {
+        return windows.withLock { windows in
             // A reading taken a moment before another thread's later one counts in the later window.
             var window = windows[key].flatMap { $0.index >= index ? $0 : nil } ?? Window(index: index, count: 0)
             guard window.count < limit.requests else {

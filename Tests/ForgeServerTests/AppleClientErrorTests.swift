@@ -74,7 +74,7 @@ final class AppleClientErrorTests: XCTestCase {
     func testEveryStoreErrorReachesApplesClientWithItsCode() async throws {
         try PythonOracle.require(module: "appstoreserverlibrary")
         // The cases cover every Apple code the store's refusals carry.
-        let storeCodes = Set(StoreError.Code.allCases.compactMap(\.appleErrorCode))
+        let storeCodes = Set(StoreError.Code.allCases.compactMap { StoreAPIError($0)?.rawValue })
         XCTAssertEqual(storeCodes.subtracting(Self.expected.values.map { $0[1] }), [], "store errors no case provokes")
         for (name, answer) in Self.expected {
             XCTAssertEqual(StoreAPIError(rawValue: answer[1])?.httpStatus, answer[0], name)

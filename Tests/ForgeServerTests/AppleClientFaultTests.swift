@@ -1,5 +1,6 @@
 import ForgeServer
 import Foundation
+import LocalAppStore
 import ReceiptForge
 import StoreAPIAuthentication
 import StoreServerAPI

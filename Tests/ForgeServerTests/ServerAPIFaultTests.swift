@@ -1,5 +1,6 @@
 import ForgeServer
 import Foundation
+import LocalAppStore
 import StoreAPIAuthentication
 import StoreServerAPI
 import StrictJSON

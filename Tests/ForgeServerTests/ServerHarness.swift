@@ -1,5 +1,6 @@
 import ForgeServer
 import Foundation
+import StoreNotifications
 import StrictJSON
 import TestSupport
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ struct ServerHarness: Sendable {
     let group: ServiceGroup
     let log: LogCapture
     /// The server's notification channels (outboxes, stores).
-    let notifications: StoreServerAPI.ServerNotifications
+    let notifications: StoreNotifications.ServerNotifications
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -35,7 +36,7 @@ struct ServerHarness: Sendable {
         var logger = Logger(label: "forge-serve-test") { _ in log }
         logger.logLevel = .info
         let ports = AsyncStream<Int>.makeStream()
-        let server = VerifyReceiptServer(options: options, logger: logger)
+        let server = ForgeServeServer(options: options, logger: logger)
         let group = ServiceGroup(configuration: .init(services: try server.services { ports.continuation.yield($0) },
                                                       gracefulShutdownSignals: [], logger: logger))
         let running = Task { try await group.run() }

@@ -1,4 +1,5 @@
 import LocalAppStore
+import TestSupport
 import XCTest
 
 /// The clock moves only when told, and what falls due on the way happens at its own
@@ -110,5 +111,20 @@ final class StoreClockTests: XCTestCase {
     func testScaledClockSourceRunsAtItsRate() {
         let source = ScaledClockSource(start: 1_000, rate: 60, wallClock: { 5_000 })
         XCTAssertEqual(source.currentInstant(), 1_000)
+    }
+
+    /// The inverse, what `forge notify` sleeps by: the wall time until the source reads an instant.
+    func testScaledClockSourceSaysHowLongUntilAnInstant() {
+        let wall = TestWallClock(10_000)
+        let source = ScaledClockSource(start: 1_000, rate: 60, wallClock: wall.read)
+        XCTAssertEqual(source.wallMilliseconds(until: 1_000), 0)
+        XCTAssertEqual(source.wallMilliseconds(until: 61_000), 1_000)
+        XCTAssertEqual(source.wallMilliseconds(until: 61_001), 1_001, "rounded up: then the source reads at least the instant")
+        wall.move(by: 400)
+        XCTAssertEqual(source.wallMilliseconds(until: 61_000), 600)
+        wall.move(by: 600)
+        XCTAssertEqual(source.currentInstant(), 61_000)
+        XCTAssertEqual(source.wallMilliseconds(until: 61_000), 0)
+        XCTAssertEqual(source.wallMilliseconds(until: 500), 0, "an instant before the start is due at once")
     }
 }

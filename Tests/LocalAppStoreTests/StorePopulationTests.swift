@@ -9,13 +9,13 @@ final class StorePopulationTests: XCTestCase {
         XCTAssertEqual(store.now, store.configuration.start)
         XCTAssertEqual(store.events, [], "the population's history is state, not events")
         XCTAssertGreaterThanOrEqual(store.customers.count, StoreConfiguration.defaultCustomers)
-        let kinds = Dictionary(grouping: store.transactions) { store.products[Int($0.product)].kind }
+        let kinds = Dictionary(grouping: store.transactions) { store.product(of: $0).kind }
         for kind in [.consumable, .nonConsumable, .nonRenewingSubscription, .autoRenewableSubscription] as [Product.Kind] {
             XCTAssertGreaterThanOrEqual(Set(kinds[kind, default: []].map(\.customer)).count, 2, "\(kind)")
         }
         XCTAssertTrue(store.transactions.contains { $0.reason == .renewal })
         XCTAssertTrue(store.transactions.contains { $0.revocationReason == .refundedDueToIssue })
-        XCTAssertTrue(store.transactions.contains { $0.ownership == .familyShared && store.products[Int($0.product)].kind == .nonConsumable })
+        XCTAssertTrue(store.transactions.contains { $0.ownership == .familyShared && store.product(of: $0).kind == .nonConsumable })
         XCTAssertTrue(store.subscriptions.contains { $0.ownership == .familyShared })
         XCTAssertTrue(store.transactions.contains { $0.isUpgraded })
         XCTAssertTrue(store.transactions.contains { $0.appAccountToken != nil })

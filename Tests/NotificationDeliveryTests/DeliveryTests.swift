@@ -14,7 +14,7 @@ final class DeliveryTests: XCTestCase {
     static let start: StoreInstant = 1_780_000_000_000
 
     func notification(_ number: Int) -> OutgoingNotification {
-        OutgoingNotification(notificationUUID: String(format: "00000000-0000-4000-8000-%012d", number),
+        OutgoingNotification(notificationUUID: String(format: "00000000-0000-4000-8000-%012d", number), typeAndSubtype: "TEST",
                              signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJuIjo\(number)fQ.c2lnbmF0dXJl")
     }
 

@@ -1,5 +1,6 @@
 import BER
 import Dispatch
+import ForgeSupport
 import TestSupport
 import XCTest
 @testable import ReceiptVerifier
@@ -135,12 +136,12 @@ final class ChainTests: XCTestCase {
         let (chain, verifier, signer, pool) = try appStoreChain()
         let cache = SignatureCache()
         let time = chain.creationDate
-        let results = Mutexed([Bool]())
+        let results = Locked([Bool]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let valid = verifier.verify(signer, intermediates: pool, at: time, cache: cache).isValid
-            results.update { $0.append(valid) }
+            results.withLock { $0.append(valid) }
         }
-        XCTAssertEqual(results.value, [Bool](repeating: true, count: 8))
+        XCTAssertEqual(results.withLock { $0 }, [Bool](repeating: true, count: 8))
         let statistics = cache.statistics
         XCTAssertEqual(statistics.hits + statistics.misses, 16)
         XCTAssertEqual(statistics.entries, 2)
@@ -342,13 +343,4 @@ final class ChainTests: XCTestCase {
             XCTAssertEqual(ChainVerdict.unparsable(error, index: 0).reason, .malformed)
         }
     }
-}
-
-/// A value behind a lock, for collecting results from concurrent closures.
-final class Mutexed<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

@@ -52,9 +52,9 @@ final class ControlConcurrencyTests: XCTestCase {
         let final = harness.production.snapshot()
         XCTAssertEqual(final.transactions.count, customers * (1 + 2 * rounds))
         for (name, created) in answers {
-            let held = final.transactions.filter { final.customers[Int($0.customer)].id == name }.map { String($0.transactionId) }
+            let held = final.transactions.filter { final.customer(of: $0).id == name }.map { String($0.transactionId) }
             XCTAssertEqual(held, created, "\(name)'s transactions are exactly those its answers created, in order")
-            let refunded = final.transactions.filter { final.customers[Int($0.customer)].id == name && $0.isRevoked }
+            let refunded = final.transactions.filter { final.customer(of: $0).id == name && $0.isRevoked }
             XCTAssertEqual(refunded.count, rounds)
         }
         XCTAssertEqual(Set(final.transactions.map(\.transactionId)).count, final.transactions.count)

@@ -140,8 +140,8 @@ final class ControlRefusalTests: XCTestCase {
         for verb in ControlVerb.allCases {
             for method in ["GET", "POST", "PUT", "DELETE"] where method != verb.method {
                 try harness.refused(verb.rawValue, "", method: method, status: 405, code: "methodNotAllowed", field: "method")
-                let response = harness.send(method, ControlPath.productionPrefix + verb.rawValue, "")
-                XCTAssertEqual(response.headers["Allow"], verb.method)
+                let response = harness.send(method, ControlPath.prefixes.production + verb.rawValue, "")
+                XCTAssertEqual(response.header("Allow"), verb.method)
             }
         }
     }

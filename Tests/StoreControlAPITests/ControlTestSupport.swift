@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import Foundation
 import LocalAppStore
@@ -42,7 +43,7 @@ struct ErrorAnswer: Decodable {
 struct Exchange: Sendable {
     var verb: String
     var requestBody: String
-    var response: ControlResponse
+    var response: APIResponse
 }
 
 /// Exchanges, in order, from any number of harnesses and tasks.
@@ -77,7 +78,7 @@ final class ControlHarness: Sendable {
 
     var handler: StoreControlHandler { StoreControlHandler(stores: [.production: production, .sandbox: sandbox]) }
 
-    func send(_ method: String, _ path: String, _ body: String = "") -> ControlResponse {
+    func send(_ method: String, _ path: String, _ body: String = "") -> APIResponse {
         let response = handler.respond(method: method, path: path, body: Array(body.utf8))
         recorder.record(Exchange(verb: ControlPath(path)?.verbName ?? path, requestBody: body, response: response))
         return response
@@ -87,9 +88,9 @@ final class ControlHarness: Sendable {
     @discardableResult
     func ok(_ verb: String, _ body: String, environment: AppEnvironment = .production,
             file: StaticString = #filePath, line: UInt = #line) throws -> ActionAnswer {
-        let response = send("POST", ControlPath.prefix(of: environment) + verb, body)
+        let response = send("POST", ControlPath.prefixes.prefix(of: environment) + verb, body)
         XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self), file: file, line: line)
-        XCTAssertEqual(response.headers["Content-Type"], "application/json", file: file, line: line)
+        XCTAssertEqual(response.header("Content-Type"), "application/json", file: file, line: line)
         return try decodeJSON(ActionAnswer.self, from: response.body)
     }
 
@@ -99,9 +100,9 @@ final class ControlHarness: Sendable {
     func refused(_ verb: String, _ body: String, method: String = "POST", status: Int = 400, code: String, field: String,
                  file: StaticString = #filePath, line: UInt = #line) throws -> ErrorAnswer {
         let before = (production.read { $0.stateJSON() }, sandbox.read { $0.stateJSON() })
-        let response = send(method, ControlPath.productionPrefix + verb, body)
+        let response = send(method, ControlPath.prefixes.production + verb, body)
         XCTAssertEqual(response.status, status, "\(verb) \(body)", file: file, line: line)
-        XCTAssertEqual(response.headers["Content-Type"], "application/json", file: file, line: line)
+        XCTAssertEqual(response.header("Content-Type"), "application/json", file: file, line: line)
         let answer = try decodeJSON(ErrorAnswer.self, from: response.body)
         XCTAssertEqual(answer.error.code, code, "\(verb) \(body): \(answer.error.message)", file: file, line: line)
         XCTAssertEqual(answer.error.field, field, "\(verb) \(body): \(answer.error.message)", file: file, line: line)

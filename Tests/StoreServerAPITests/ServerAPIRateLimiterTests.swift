@@ -1,4 +1,6 @@
+import APIMessage
 import AppInput
+import ForgeSupport
 import Foundation
 import LocalAppStore
 import StoreAPIAuthentication
@@ -46,11 +48,11 @@ final class ServerAPIRateLimiterTests: XCTestCase {
 
     func testConcurrentRequestsAdmitExactlyTheLimit() {
         let limiter = ServerAPIRateLimiter(limits: .apple)
-        let admitted = ManagedCounter()
+        let admitted = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 400) { _ in
-            if limiter.admit(.getTransactionInfo, in: .production, at: 7_000) == .admitted { admitted.increment() }
+            if limiter.admit(.getTransactionInfo, in: .production, at: 7_000) == .admitted { admitted.withLock { $0 += 1 } }
         }
-        XCTAssertEqual(admitted.value, 50)
+        XCTAssertEqual(admitted.withLock { $0 }, 50)
     }
 
     /// Through the handler: Apple's body, `Retry-After` from the handler's wall clock,
@@ -59,7 +61,7 @@ final class ServerAPIRateLimiterTests: XCTestCase {
         let stores = LocalAppStores(StoreConfiguration(seed: Fixture.seed, customers: 0))
         let handler = ServerAPIHandler(stores: stores, authentication: .testKey(seed: Fixture.seed, bundleIdentifier: bundleId),
                                        wallClock: { Fixture.wallNow }, rateLimits: .apple)
-        func get(_ authorization: String?) -> ServerAPIResponse {
+        func get(_ authorization: String?) -> APIResponse {
             handler.respond(to: ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/1", authorization: authorization))
         }
         for _ in 0..<60 { XCTAssertEqual(get(nil).status, 401) }
@@ -71,13 +73,4 @@ final class ServerAPIRateLimiterTests: XCTestCase {
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#)
         XCTAssertEqual(refused.header("Retry-After"), String(Int64(Fixture.wallNow.timeIntervalSince1970) * 1_000 + 1_000))
     }
-}
-
-/// A counter many threads increment.
-private final class ManagedCounter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

@@ -1,3 +1,4 @@
+import APIMessage
 import AppInput
 import Crypto
 import ForgeCA
@@ -51,7 +52,7 @@ struct Fixture {
     }
 
     func send(_ method: String, _ path: String, query: [(String, String)] = [], body: String? = nil,
-              authorization: String?? = .none) throws -> ServerAPIResponse {
+              authorization: String?? = .none) throws -> APIResponse {
         let header: String?
         switch authorization {
         case .none: header = try Self.authorization()
@@ -85,7 +86,7 @@ struct Fixture {
     }
 
     /// Asserts Apple's error: its status, `application/json` exactly, and the table's body.
-    static func assertError(_ response: ServerAPIResponse, _ error: StoreAPIError, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertError(_ response: APIResponse, _ error: StoreAPIError, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(response.status, error.httpStatus, response.logDetail ?? "", file: file, line: line)
         XCTAssertEqual(response.header("Content-Type"), "application/json", file: file, line: line)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), String(decoding: error.body, as: UTF8.self),

@@ -1,3 +1,4 @@
+import APIMessage
 import Foundation
 import Hummingbird
 import Logging
@@ -16,7 +17,7 @@ import StoreServerAPI
 /// - `GET /health`: 200 `{"status":"ok"}`;
 /// - anything else: 404.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
-struct VerifyReceiptResponder: HTTPResponder {
+struct ForgeServeResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
 
     let service: VerifyReceiptService
@@ -194,12 +195,12 @@ struct VerifyReceiptResponder: HTTPResponder {
         case .body(let bytes): body = bytes
         case .refused(let response): return response
         }
-        let answer: ServerAPIResponse
+        let answer: APIResponse
         switch fault {
         case .apiError(let error):
             let retryAt = error == .rateLimitExceeded
                 ? AppleDate(serverAPI.wallClock()).milliseconds + Fault.retryAfterMilliseconds : nil
-            answer = ServerAPIResponse.error(error, retryAt: retryAt, logDetail: "fault")
+            answer = APIResponse.error(error, retryAt: retryAt, logDetail: "fault")
         case .http, .garbage:
             return transportFault(fault!, &line)
         case .delay(let milliseconds):
@@ -209,17 +210,10 @@ struct VerifyReceiptResponder: HTTPResponder {
             // chooseFault keeps verifyReceipt statuses away from the Server API; close never gets here.
             answer = respondServerAPI(request, body: body)
         }
-        line.http = answer.status
-        line.verdict = answer.logDetail ?? "ok"
-        var headers = HTTPFields()
-        for header in answer.headers {
-            if let name = HTTPFields.Element.Name(header.name) { headers.append(HTTPFields.Element(name: name, value: header.value)) }
-        }
-        return Response(status: .init(code: answer.status), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return response(answer, &line)
     }
 
-    private func respondServerAPI(_ request: Request, body: [UInt8]) -> ServerAPIResponse {
+    private func respondServerAPI(_ request: Request, body: [UInt8]) -> APIResponse {
         let answer = serverAPI.respond(to: ServerAPIRequest(
             method: request.method.rawValue, path: request.uri.path,
             query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
@@ -243,11 +237,16 @@ struct VerifyReceiptResponder: HTTPResponder {
             // advanceClock may have made retries due though it recorded no event.
             notifications.wake()
         }
+        return response(answer, &line)
+    }
+
+    /// A handler's answer as Hummingbird's response; its `logDetail` (nil: "ok") is the log line's verdict.
+    private func response(_ answer: APIResponse, _ line: inout LogLine) -> Response {
         line.http = answer.status
-        line.verdict = answer.status == 200 ? "ok" : "refused"
+        line.verdict = answer.logDetail ?? "ok"
         var headers = HTTPFields()
-        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
-            if let name = HTTPFields.Element.Name(name) { headers.append(HTTPFields.Element(name: name, value: value)) }
+        for header in answer.headers {
+            if let name = HTTPFields.Element.Name(header.name) { headers.append(HTTPFields.Element(name: name, value: header.value)) }
         }
         return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }

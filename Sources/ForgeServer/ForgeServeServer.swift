@@ -5,22 +5,24 @@ import NIOCore
 import NotificationDelivery
 import ServiceLifecycle
 import StoreControlAPI
+import StoreNotifications
 import StoreServerAPI
 import UnixSignals
 
-/// `forge serve`: a verifyReceipt look-alike and the App Store Server API on Hummingbird 2. Runs until SIGTERM or
-/// SIGINT (or until the task running it is cancelled, or a surrounding `ServiceGroup`
-/// shuts down gracefully), then stops accepting connections, finishes the requests in
-/// flight and returns.
+/// `forge serve` on Hummingbird 2: all four surfaces of `ForgeServeResponder` (verifyReceipt,
+/// the App Store Server API, the control API, `/health`) and the courier of Server
+/// Notifications V2. Runs until SIGTERM or SIGINT (or until the task running it is
+/// cancelled, or a surrounding `ServiceGroup` shuts down gracefully), then stops
+/// accepting connections, finishes the requests in flight and returns.
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
-public struct VerifyReceiptServer: Sendable {
-    public let options: ServeOptions
-    public let logger: Logger
+package struct ForgeServeServer: Sendable {
+    package let options: ServeOptions
+    package let logger: Logger
     /// Both stores' Server Notifications V2 (their event feeds start here): what Get
     /// Notification History reads and the courier sends.
-    public let notifications: ServerNotifications
+    package let notifications: ServerNotifications
 
-    public init(options: ServeOptions, logger: Logger) {
+    package init(options: ServeOptions, logger: Logger) {
         self.options = options
         self.logger = logger
         notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
@@ -29,7 +31,7 @@ public struct VerifyReceiptServer: Sendable {
     /// The services to run in a `ServiceGroup`: the Hummingbird application and the
     /// notification courier. `onRunning` gets the port the server listens on (useful
     /// with port 0). Throws when `notifyTrustRoots` holds something that is no certificate.
-    public func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(HTTPWebhookSender.Failure) -> [any Service] {
+    package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(HTTPWebhookSender.Failure) -> [any Service] {
         let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
         let courier = NotificationCourierService(
             notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,
@@ -40,12 +42,12 @@ public struct VerifyReceiptServer: Sendable {
 
     /// The Hummingbird application alone (no notification is sent without the courier
     /// of `services`). `onRunning` gets the port the server listens on (useful with port 0).
-    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
+    package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
                                          wallClock: options.clock, rateLimits: options.rateLimits, notifications: notifications)
         let stores = options.stores
         let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
-        let responder = VerifyReceiptResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
+        let responder = ForgeServeResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
                                                faults: options.faults,
                                                maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
                                                requestReceived: options.requestReceived, logger: logger)
@@ -59,7 +61,7 @@ public struct VerifyReceiptServer: Sendable {
     }
 
     /// Runs until one of `signals` (SIGTERM, SIGINT) arrives, then shuts down gracefully.
-    public func run(gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
+    package func run(gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let group = ServiceGroup(configuration: .init(services: try services(onRunning: onRunning),
                                                       gracefulShutdownSignals: signals, logger: logger))

@@ -1,9 +1,9 @@
 import AppInput
+import ForgeSupport
 import Foundation
 import LocalAppStore
 import NotificationDelivery
 import StoreKit2
-import StoreNotifications
 
 /// One environment's App Store Server Notifications V2: every event its store records
 /// becomes a notification in the outbox (the record Get Notification History reads),
@@ -20,17 +20,13 @@ import StoreNotifications
 /// lists them, but nothing is sent: they have no send attempts (Apple keeps no record
 /// without a URL; the forge keeps one because a test reading history needs it), and
 /// Request a Test Notification answers 4040007 as Apple does.
-public final class NotificationChannel: @unchecked Sendable {
-    // @unchecked: `testNotifications` and `testTokens` are only touched with `lock` held;
-    // the rest is immutable or thread-safe (the store, the outbox, the continuation).
+public final class NotificationChannel: Sendable {
     public let store: LocalAppStore
     public let outbox: NotificationOutbox
     /// The webhook (`forge serve --notify-url`); nil: notifications are recorded, not sent.
     public let url: String?
     let signing: NotificationSigning
-    private let lock = NSLock()
-    private var testNotifications = 0
-    private var testTokens: Set<String> = []
+    private let tests = Locked(TestNotifications())
     private let wakeContinuation: AsyncStream<Void>.Continuation
     /// Yields when there may be attempts due: notifications queued, or a clock moved.
     /// Buffers one wake-up, so a courier busy sending misses none and sees no backlog.
@@ -82,15 +78,15 @@ public final class NotificationChannel: @unchecked Sendable {
     public var now: StoreInstant { store.read { $0.now } }
 
     /// Request a Test Notification: queues a TEST notification due now and answers its
-    /// `testNotificationToken` (its `notificationUUID`). 4040007 without a URL.
-    public func requestTestNotification() throws(ServerAPIFailure) -> String {
+    /// `testNotificationToken` (its `notificationUUID`). `.noNotificationURL` without a URL.
+    public func requestTestNotification() throws(NotificationChannelError) -> String {
         guard url != nil else {
-            throw ServerAPIFailure(.serverNotificationUrlNotFound, "no notification URL for \(environment.rawValue) (forge serve --notify-url)")
+            throw NotificationChannelError(.noNotificationURL, "no notification URL for \(environment.rawValue) (forge serve --notify-url)")
         }
         let date = now
-        let number = lock.withLock {
-            testNotifications += 1
-            return testNotifications
+        let number = tests.withLock { tests in
+            tests.count += 1
+            return tests.count
         }
         let token = signing.signer.testNotificationUUID(number: number)
         let notification = OutgoingNotification(notificationUUID: token,
@@ -100,24 +96,54 @@ public final class NotificationChannel: @unchecked Sendable {
         } catch {
             preconditionFailure("test notification numbers are unique per channel: \(error)")
         }
-        lock.withLock { _ = testTokens.insert(token) }
+        tests.withLock { _ = $0.tokens.insert(token) }
         wake()
         return token
     }
 
     /// Get Test Notification Status: the test notification of `token` and its attempts;
-    /// 4040008 for a token this channel did not give out or whose first attempt is not
-    /// made yet (Apple: "the test notification status isn't available").
-    public func testNotificationStatus(token: String) throws(ServerAPIFailure) -> DeliveryRecord {
+    /// `.testNotificationNotFound` for a token this channel did not give out or whose
+    /// first attempt is not made yet (Apple: "the test notification status isn't available").
+    public func testNotificationStatus(token: String) throws(NotificationChannelError) -> DeliveryRecord {
         guard UUID(uuidString: token) != nil else {
-            throw ServerAPIFailure(.invalidTestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
+            throw NotificationChannelError(.notATestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
         }
-        guard lock.withLock({ testTokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+        guard tests.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
               !record.attempts.isEmpty else {
-            throw ServerAPIFailure(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
+            throw NotificationChannelError(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
         }
         return record
     }
+
+    /// The TEST notifications requested so far, and their tokens.
+    private struct TestNotifications {
+        var count = 0
+        var tokens: Set<String> = []
+    }
+}
+
+/// Why a channel refused a TEST notification request: a code and a sentence. The Server
+/// API answers each code with Apple's error (`ServerAPIFailure.init(_: NotificationChannelError)`).
+public struct NotificationChannelError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The environment has no webhook URL to send a test notification to.
+        case noNotificationURL
+        /// The token is not a UUID.
+        case notATestNotificationToken
+        /// The channel gave out no such token, or has not made its first attempt yet.
+        case testNotificationNotFound
+    }
+
+    public let code: Code
+    /// Why, in a sentence.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(reason) (\(code.rawValue))" }
 }
 
 /// The signer a channel's notifications share (one per channel, not one per notification).
@@ -130,14 +156,16 @@ final class NotificationSigning: Sendable {
 }
 
 /// A store event's notification, signed when asked for.
-struct EventNotificationSource: SignedPayloadSource {
-    let event: StoreEvent
+package struct EventNotificationSource: SignedPayloadSource {
+    package let event: StoreEvent
     let reset: Int
     let signing: NotificationSigning
 
-    var kind: NotificationKind { NotificationKind.of(event) }
+    package var kind: NotificationKind { NotificationKind.of(event) }
 
-    func signedPayload() -> String {
+    package var typeAndSubtype: String { kind.description }
+
+    package func signedPayload() -> String {
         do {
             return try signing.signer.notification(for: event, reset: reset).signedPayload
         } catch {
@@ -147,12 +175,14 @@ struct EventNotificationSource: SignedPayloadSource {
 }
 
 /// A TEST notification, signed when asked for.
-struct TestNotificationSource: SignedPayloadSource {
+package struct TestNotificationSource: SignedPayloadSource {
     let number: Int
     let date: StoreInstant
     let signing: NotificationSigning
 
-    func signedPayload() -> String {
+    package var typeAndSubtype: String { NotificationKind.test.description }
+
+    package func signedPayload() -> String {
         do {
             return try signing.signer.testNotification(number: number, at: date).signedPayload
         } catch {

@@ -1,5 +1,4 @@
 import AppInput
-import LocalAppStore
 
 /// The two stores a server answers from: Apple's environments share no account,
 /// transaction or id, and a client picks one by its base URL, so production and sandbox
