@@ -1,3 +1,4 @@
+import AppInput
 import Foundation
 import LocalAppStore
 import NotificationDelivery
@@ -5,8 +6,9 @@ import StoreNotifications
 
 /// Get Notification History's request (Apple's `NotificationHistoryRequest`) checked
 /// as Apple checks it: `startDate` and `endDate` required (4000015, 4000016), start
-/// before end (4000013) and not over 180 days before the store's now (4000012);
-/// `notificationType` and `notificationSubtype` Apple's words (4000018);
+/// before end (4000013) and not further back than the environment's history reaches
+/// (180 days in production, 30 in the sandbox: 4000012); `notificationType` and
+/// `notificationSubtype` Apple's words, and a subtype only with its type (4000018);
 /// `transactionId` and `notificationType` not both (4000019); `transactionId` any
 /// transaction of the customer whose notifications are wanted (4000006, 4040010).
 /// A notification is in the span when its `signedDate` is: start ≤ date < end.
@@ -18,8 +20,16 @@ struct NotificationHistoryQuery {
     var transactionId: String?
     var onlyFailures: Bool
 
-    /// Apple's window: "a startDate that's within the past 180 days from the current date".
-    static let maximumAge = StoreDuration.days(180)
+    /// How far back the history reaches. Apple's Get Notification History page: "Notification
+    /// history is available for the past 180 days in the production environment, and the past
+    /// 30 days in the sandbox environment"
+    /// (https://developer.apple.com/documentation/appstoreserverapi/get-notification-history).
+    static func maximumAge(in environment: AppEnvironment) -> Int64 {
+        switch environment {
+        case .production: return StoreDuration.days(180)
+        case .sandbox: return StoreDuration.days(30)
+        }
+    }
 
     /// Records per page ("the next set of up to 20 notification history records").
     static let pageSize = 20
@@ -35,7 +45,7 @@ struct NotificationHistoryQuery {
         let onlyFailures: Bool?
     }
 
-    init(body: Body, now: StoreInstant) throws(ServerAPIFailure) {
+    init(body: Body, now: StoreInstant, environment: AppEnvironment) throws(ServerAPIFailure) {
         guard let startDate = body.startDate, startDate >= 0 else {
             throw ServerAPIFailure(.invalidStartDate, "startDate is missing or negative (milliseconds since 1970)")
         }
@@ -45,8 +55,10 @@ struct NotificationHistoryQuery {
         guard startDate < endDate else {
             throw ServerAPIFailure(.startDateAfterEndDate, "startDate \(startDate) is not before endDate \(endDate)")
         }
-        guard startDate >= now - Self.maximumAge else {
-            throw ServerAPIFailure(.startDateTooFarInPast, "startDate \(startDate) is over 180 days before the store's now (\(now))")
+        let maximumAge = Self.maximumAge(in: environment)
+        guard startDate >= now - maximumAge else {
+            throw ServerAPIFailure(.startDateTooFarInPast, "startDate \(startDate) is over \(maximumAge / StoreDuration.days(1)) days before "
+                                   + "the store's now (\(now)): the \(environment.rawValue.lowercased()) history reaches no further back")
         }
         if body.transactionId != nil, body.notificationType != nil {
             throw ServerAPIFailure(.multipleFiltersSupplied, "transactionId and notificationType cannot be used together")
@@ -60,6 +72,12 @@ struct NotificationHistoryQuery {
             self.type = type
         }
         if let text = body.notificationSubtype {
+            // Apple's notificationSubtype field: "If you specify a notificationSubtype, you need to
+            // also specify its related notificationType"
+            // (https://developer.apple.com/documentation/appstoreserverapi/notificationsubtype).
+            guard body.notificationType != nil else {
+                throw ServerAPIFailure(.invalidNotificationType, "notificationSubtype '\(text)' needs its notificationType beside it")
+            }
             guard let subtype = NotificationSubtype(rawValue: text) else {
                 throw ServerAPIFailure(.invalidNotificationType, "notificationSubtype '\(text)' is not one the App Store sends")
             }

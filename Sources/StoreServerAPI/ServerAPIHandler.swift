@@ -117,8 +117,12 @@ public struct ServerAPIHandler: Sendable {
 
         case .lookUpOrder(let orderId):
             let lookup = store.read { $0.lookUpOrder(orderId: orderId) }
+            // An invalid order id: the status alone (Apple's OrderLookupResponse: "If the orderId that
+            // you provide in the request is invalid, the response doesn't include the signedTransactions array").
             return try json(ServerAPIResponseBody.OrderLookup(
-                status: lookup.status, signedTransactions: lookup.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
+                status: lookup.status,
+                signedTransactions: lookup.status == ServerAPIResponseBody.OrderLookup.invalid ? nil
+                    : lookup.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
 
         case .subscriptionStatuses(let id):
             let statuses = try Self.statusFilter(request)
@@ -217,7 +221,7 @@ public struct ServerAPIHandler: Sendable {
     /// `paginationToken` is the `notificationUUID` of the next page's first record.
     private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> APIResponse {
         let body = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body)
-        let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now })
+        let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now }, environment: store.configuration.environment)
         let customerId = try query.transactionId.map { id throws(ServerAPIFailure) in
             try read(store) { state throws(StoreError) in try state.customerId(ofTransaction: id) }
         }

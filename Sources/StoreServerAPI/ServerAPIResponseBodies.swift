@@ -24,9 +24,13 @@ enum ServerAPIResponseBody {
         let hasMore: Bool
     }
 
+    /// Look Up Order ID's answer (https://developer.apple.com/documentation/appstoreserverapi/orderlookupresponse):
+    /// without `signedTransactions` when the order id is invalid (`status` 1).
     struct OrderLookup: Encodable {
+        /// `OrderLookupStatus` 1: the order id is invalid for the app.
+        static let invalid = 1
         let status: Int
-        let signedTransactions: [String]
+        let signedTransactions: [String]?
     }
 
     struct Status: Encodable {

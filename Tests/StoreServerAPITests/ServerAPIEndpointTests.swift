@@ -154,7 +154,10 @@ final class ServerAPIEndpointTests: XCTestCase {
                        consumable.transactionIds[0])
         let noOrder = try fixture.json("GET", "/inApps/v1/lookup/NOSUCHORDR")
         XCTAssertEqual(noOrder["status"]?.intValue, 1)
-        XCTAssertEqual(noOrder["signedTransactions"]?.arrayValue?.count, 0)
+        // Apple's OrderLookupResponse: "If the orderId that you provide in the request is invalid,
+        // the response doesn't include the signedTransactions array"
+        // (https://developer.apple.com/documentation/appstoreserverapi/orderlookupresponse).
+        XCTAssertNil(noOrder["signedTransactions"], "an invalid order id answers without signedTransactions")
 
         let empty = try fixture.json("GET", "/inApps/v2/refund/lookup/\(subscriptionId)")
         XCTAssertEqual(empty["signedTransactions"]?.arrayValue?.count, 0)
