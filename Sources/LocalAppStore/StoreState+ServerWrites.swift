@@ -8,14 +8,17 @@ extension StoreState {
 
     /// Set App Account Token: every transaction of the purchase `originalTransactionId`
     /// carries `token` from now on. Family members' copies are refused (4000185), as is
-    /// a transaction id that is not an original one (4000187).
+    /// a transaction id that is not an original one (4000187). Apple's page lists a
+    /// malformed id as InvalidTransactionIdError (4000006) and an unknown one as
+    /// OriginalTransactionIdNotFoundError (4040005)
+    /// (https://developer.apple.com/documentation/appstoreserverapi/set-app-account-token).
     public mutating func setAppAccountToken(originalTransactionId: String, token: String) throws(StoreError) {
-        let id = try Self.parseId(originalTransactionId, field: "originalTransactionId", code: .invalidOriginalTransactionId)
+        let id = try Self.parseId(originalTransactionId, field: "originalTransactionId", code: .invalidTransactionId)
         guard let parsed = AppAccountToken(token) else {
             throw StoreError(.invalidAppAccountToken, field: "appAccountToken", "'\(token)' is not a UUID")
         }
         guard let index = transactionIndex[id] else {
-            throw StoreError(.transactionNotFound, field: "originalTransactionId", "no transaction \(originalTransactionId) in this store")
+            throw StoreError(.originalTransactionNotFound, field: "originalTransactionId", "no transaction \(originalTransactionId) in this store")
         }
         let transaction = transactions[Int(index)]
         guard transaction.originalTransactionId == id else {

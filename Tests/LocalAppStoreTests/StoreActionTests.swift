@@ -239,6 +239,14 @@ final class StoreActionTests: XCTestCase {
         assertRefused(&store, .transactionIdIsNotOriginalTransactionId, field: "originalTransactionId") {
             try $0.setAppAccountToken(originalTransactionId: renewed.transactionIds[0], token: token)
         }
+        // Apple's Set App Account Token page: a malformed id is InvalidTransactionIdError, an
+        // unknown one OriginalTransactionIdNotFoundError.
+        assertRefused(&store, .invalidTransactionId, field: "originalTransactionId") {
+            try $0.setAppAccountToken(originalTransactionId: "12x", token: token)
+        }
+        assertRefused(&store, .originalTransactionNotFound, field: "originalTransactionId") {
+            try $0.setAppAccountToken(originalTransactionId: "999999999999", token: token)
+        }
 
         let consumable = try store.buyProduct(customer: "alice", productId: coins).transactionIds[0]
         try store.finishTransaction(transactionId: consumable)

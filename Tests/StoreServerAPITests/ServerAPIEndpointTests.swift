@@ -188,6 +188,12 @@ final class ServerAPIEndpointTests: XCTestCase {
         XCTAssertEqual(try Fixture.verified(info["signedTransactionInfo"], kind: .transaction, environment: .production)["appAccountToken"]?.stringValue, token)
         Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/\(original)/appAccountToken", body: #"{"appAccountToken":"nope"}"#),
                             .invalidAppAccountTokenUuidError)
+        // https://developer.apple.com/documentation/appstoreserverapi/set-app-account-token: 400
+        // InvalidTransactionIdError for a malformed id, 404 OriginalTransactionIdNotFoundError for an unknown one.
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/12x/appAccountToken", body: #"{"appAccountToken":"\#(token)"}"#),
+                            .invalidTransactionId)
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/999999999999/appAccountToken", body: #"{"appAccountToken":"\#(token)"}"#),
+                            .originalTransactionIdNotFound)
 
         let expiry = store.read { $0.subscriptions.first { String($0.originalTransactionId) == original }!.expiresDate }
         let extended = try fixture.json("PUT", "/inApps/v1/subscriptions/extend/\(original)",
