@@ -136,7 +136,7 @@ final class BenchWebhook: @unchecked Sendable {
     private let listener: Int32
     let port: Int
 
-    struct Failure: Error { let step: String }
+    struct NotifyBenchError: Error { let step: String }
 
     init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -151,7 +151,7 @@ final class BenchWebhook: @unchecked Sendable {
                 bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
             }
         }
-        guard bound, listen(descriptor, 256) == 0 else { throw Failure(step: "bind/listen") }
+        guard bound, listen(descriptor, 256) == 0 else { throw NotifyBenchError(step: "bind/listen") }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in acceptLoop() }

@@ -29,7 +29,7 @@ struct ForgePlugin: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw ForgeFailed(arguments: arguments, status: process.terminationStatus)
+            throw ForgePluginError(code: .forgeFailed(arguments: arguments, status: process.terminationStatus))
         }
     }
 
@@ -38,31 +38,34 @@ struct ForgePlugin: CommandPlugin {
         FileHandle.standardError.write(Data("forge plugin: building forge (the first time compiles swift-crypto: minutes)…\n".utf8))
         let result = try packageManager.build(.product("forge"), parameters: .init(configuration: .debug, logging: .concise))
         guard result.succeeded else {
-            throw ForgeBuildFailed(log: result.logText)
+            throw ForgePluginError(code: .buildFailed(log: result.logText))
         }
         guard let forge = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "forge" }) else {
-            throw ForgeBuildFailed(log: "the build succeeded but named no executable `forge` among "
-                                   + result.builtArtifacts.map { $0.url.path }.joined(separator: ", "))
+            throw ForgePluginError(code: .buildFailed(log: "the build succeeded but named no executable `forge` among "
+                                                       + result.builtArtifacts.map { $0.url.path }.joined(separator: ", ")))
         }
         return forge.url
     }
 }
 
-/// `forge` exited with a status other than 0 (its help lists what each means).
-struct ForgeFailed: Error, CustomStringConvertible {
-    let arguments: [String]
-    let status: Int32
+/// Why `swift package forge …` failed: `forge` exited with a status other than 0 (its help
+/// lists what each means), or SwiftPM could not build it (the end of its log says why).
+struct ForgePluginError: Error, CustomStringConvertible {
+    enum Code {
+        case forgeFailed(arguments: [String], status: Int32)
+        case buildFailed(log: String)
+    }
 
-    var description: String { "forge \(arguments.joined(separator: " ")) exited with status \(status)" }
-}
-
-/// SwiftPM could not build the `forge` product; the end of its log says why.
-struct ForgeBuildFailed: Error, CustomStringConvertible {
-    let log: String
+    let code: Code
 
     var description: String {
-        let said = log.trimmingCharacters(in: .whitespacesAndNewlines)
-        return "forge plugin: building the product forge failed: "
-            + (said.isEmpty ? "SwiftPM gave no log (does the package graph have the product forge?)" : "\n" + String(said.suffix(4_000)))
+        switch code {
+        case .forgeFailed(let arguments, let status):
+            return "forge \(arguments.joined(separator: " ")) exited with status \(status)"
+        case .buildFailed(let log):
+            let said = log.trimmingCharacters(in: .whitespacesAndNewlines)
+            return "forge plugin: building the product forge failed: "
+                + (said.isEmpty ? "SwiftPM gave no log (does the package graph have the product forge?)" : "\n" + String(said.suffix(4_000)))
+        }
     }
 }

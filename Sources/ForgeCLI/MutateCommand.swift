@@ -82,7 +82,7 @@ struct MutateCommand: ParsableCommand {
         let batch: MutantBatch
         do {
             batch = try MutantBatch(source: source, count: count, seed: seed)
-        } catch let error as MutantBatch.Failure {
+        } catch let error as MutantBatchError {
             printError("forge mutate: \(error)")
             throw ForgeExit.malformedInput.code
         } catch {

@@ -136,7 +136,7 @@ struct VerifyCommand: ParsableCommand {
             } else {
                 verdict = try validator.validate(fileAt: URL(fileURLWithPath: path), now: clockTime)
             }
-        } catch let error as InputFile.Failure {
+        } catch let error as InputFileError {
             guard case .empty = error else {
                 printError("forge verify: \(error)")
                 throw error.exit.code

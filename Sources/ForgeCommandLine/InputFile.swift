@@ -28,30 +28,9 @@ package struct InputFile {
         }
     }
 
-    package enum Failure: Error, CustomStringConvertible {
-        case unreadable(String, String)
-        case empty(String)
-        /// PEM text that is not one block of a label the subcommand takes.
-        case badPEM(String, PEMError)
-
-        package var description: String {
-            switch self {
-            case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
-            case .empty(let name): return "\(name) is empty"
-            case .badPEM(let name, let error): return "\(name): \(error)"
-            }
-        }
-
-        /// The exit status: malformed input for bad PEM, else a read error.
-        package var exit: ForgeExit {
-            if case .badPEM = self { return .malformedInput }
-            return .ioError
-        }
-    }
-
     /// Reads `path` (not `-`), or returns nil when no file exists there; a file that
     /// exists but cannot be read throws.
-    package static func ifPresent(_ path: String, content: Content) throws(Failure) -> InputFile? {
+    package static func ifPresent(_ path: String, content: Content) throws(InputFileError) -> InputFile? {
         let raw: [UInt8]?
         do throws(FileReadError) {
             raw = try FileReading.contents(atPath: path)
@@ -74,7 +53,7 @@ package struct InputFile {
         }
     }
 
-    package init(path: String, content: Content) throws(Failure) {
+    package init(path: String, content: Content) throws(InputFileError) {
         if path == "-" {
             try self.init(name: "standard input", raw: Array(FileHandle.standardInput.readDataToEndOfFile()), content: content)
         } else {
@@ -83,7 +62,7 @@ package struct InputFile {
         }
     }
 
-    package init(name: String, raw: [UInt8], content: Content) throws(Failure) {
+    package init(name: String, raw: [UInt8], content: Content) throws(InputFileError) {
         guard !raw.isEmpty else { throw .empty(name) }
         self.name = name
         do throws(PEMError) {
@@ -104,5 +83,26 @@ package struct InputFile {
         let compact = text.filter { !$0.isWhitespace }
         guard !compact.isEmpty, let data = Data(base64Encoded: compact) else { return nil }
         return Array(data)
+    }
+}
+
+package enum InputFileError: Error, CustomStringConvertible {
+    case unreadable(String, String)
+    case empty(String)
+    /// PEM text that is not one block of a label the subcommand takes.
+    case badPEM(String, PEMError)
+
+    package var description: String {
+        switch self {
+        case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
+        case .empty(let name): return "\(name) is empty"
+        case .badPEM(let name, let error): return "\(name): \(error)"
+        }
+    }
+
+    /// The exit status: malformed input for bad PEM, else a read error.
+    package var exit: ForgeExit {
+        if case .badPEM = self { return .malformedInput }
+        return .ioError
     }
 }

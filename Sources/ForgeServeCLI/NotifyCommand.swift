@@ -107,9 +107,6 @@ struct NotifyCommand: AsyncParsableCommand {
 
 /// What `forge notify` sends: a scenario's notifications, or one of a kind.
 enum NotificationChoice {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
 
     static func notifications(type: String?, subtype: String?, scenario: String?, environment: AppEnvironment) async throws -> [SignedNotification] {
         let runner = ScenarioRunner(environment: environment)
@@ -124,7 +121,23 @@ enum NotificationChoice {
             offered += signed.map(\.kind.description)
         }
         var seen = Set<String>()
-        throw Failure(description: "no catalogue scenario makes \(wanted); kinds: "
+        throw NotificationChoiceError(.noScenarioMakesIt, "no catalogue scenario makes \(wanted); kinds: "
                       + offered.filter { seen.insert($0).inserted }.joined(separator: ", "))
+    }
+}
+
+/// Why `forge notify` has nothing to send.
+struct NotificationChoiceError: Error, CustomStringConvertible {
+    enum Code: String {
+        /// No scenario of the catalogue makes the TYPE/SUBTYPE asked for.
+        case noScenarioMakesIt
+    }
+
+    let code: Code
+    let description: String
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
     }
 }

@@ -189,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let timeRate, StoreTimeRate(timeRate) == nil {
             throw ValidationError("--time-rate '\(timeRate)' is not one of: \(StoreTimeRate.spellings)")
         }
-        do throws(NotifyURLs.Failure) {
+        do throws(NotifyURLError) {
             _ = try NotifyURLs.parse(notifyURLs)
         } catch {
             throw ValidationError(error.description)
@@ -282,7 +282,7 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
-        do throws(BearerTokenVerifier.DuplicateKeyIdentifier) {
+        do throws(DuplicateKeyIdentifierError) {
             return .bearerTokens(try BearerTokenVerifier(keys: keys, bundleIdentifier: bundleIdentifier))
         } catch {
             // validate() refuses a key id given twice.

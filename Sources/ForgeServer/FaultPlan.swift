@@ -18,10 +18,6 @@ package final class FaultPlan: Sendable {
     package let seed: UInt64
     private let random: Locked<DeterministicRandom>
 
-    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        package let description: String
-    }
-
     package init(rates: [(fault: Fault, rate: Double)], seed: UInt64) {
         self.rates = rates
         self.seed = seed
@@ -29,29 +25,29 @@ package final class FaultPlan: Sendable {
     }
 
     /// Parses SPEC (see the type's documentation).
-    package convenience init(spec: String, seed: UInt64) throws(Failure) {
+    package convenience init(spec: String, seed: UInt64) throws(FaultPlanError) {
         var rates: [(fault: Fault, rate: Double)] = []
         for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", omittingEmptySubsequences: false)
             guard parts.count == 2 else {
-                throw Failure(description: "'\(item)' is not FAULT=RATE (e.g. 21005=0.02 or http-503=5%)")
+                throw FaultPlanError(.malformedItem, "'\(item)' is not FAULT=RATE (e.g. 21005=0.02 or http-503=5%)")
             }
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             guard let fault = Fault(name) else {
-                throw Failure(description: "'\(name)' is not a fault: \(Fault.spellings)")
+                throw FaultPlanError(.unknownFault, "'\(name)' is not a fault: \(Fault.spellings)")
             }
             let rateText = parts[1].trimmingCharacters(in: .whitespaces)
             let percent = rateText.hasSuffix("%")
             guard let number = Double(percent ? String(rateText.dropLast()) : rateText), number.isFinite,
                   number >= 0, number <= (percent ? 100 : 1) else {
-                throw Failure(description: "'\(rateText)' (for \(name)) is not a rate between 0 and 1, or 0% and 100%")
+                throw FaultPlanError(.invalidRate, "'\(rateText)' (for \(name)) is not a rate between 0 and 1, or 0% and 100%")
             }
             rates.append((fault, percent ? number / 100 : number))
         }
         for surface in Fault.Surface.allCases {
             let total = rates.filter { $0.fault.applies(to: surface) }.reduce(0) { $0 + $1.rate }
             guard total <= 1 + 1e-9 else {
-                throw Failure(description: "the rates of the faults for \(surface) add up to \(total), more than 1")
+                throw FaultPlanError(.ratesOverOne, "the rates of the faults for \(surface) add up to \(total), more than 1")
             }
         }
         self.init(rates: rates, seed: seed)
@@ -67,5 +63,26 @@ package final class FaultPlan: Sendable {
             if draw < cumulative { return fault }
         }
         return nil
+    }
+}
+
+/// Why a `--faults` spec cannot be read.
+package struct FaultPlanError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Code: String, Sendable, Hashable {
+        /// An item that is not FAULT=RATE.
+        case malformedItem
+        case unknownFault
+        /// A rate outside 0...1 (or 0%...100%).
+        case invalidRate
+        /// The rates of one surface add up to more than 1.
+        case ratesOverOne
+    }
+
+    package let code: Code
+    package let description: String
+
+    package init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
     }
 }

@@ -126,7 +126,7 @@ struct ForgeServeResponder: HTTPResponder {
     private func dropConnection(_ context: Context, _ line: inout LogLine) async throws -> Never {
         line.verdict = "connection-dropped"
         try await context.channel.close()
-        throw ConnectionDropped()
+        throw ConnectionDroppedError()
     }
 
     /// `http-500`, `http-503` and `garbage`: what a failing front end sends, the same on every surface.
@@ -281,7 +281,7 @@ struct ForgeServeResponder: HTTPResponder {
     /// Apple's verifyReceipt is deprecated and says so in every answer.
     static let deprecation = HTTPFields.Element.Name("Deprecation")!
 
-    struct ConnectionDropped: Error {}
+    struct ConnectionDroppedError: Error {}
 }
 
 extension VerifyReceiptAnswer {

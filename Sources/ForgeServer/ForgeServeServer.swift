@@ -31,7 +31,7 @@ package struct ForgeServeServer: Sendable {
     /// The services to run in a `ServiceGroup`: the Hummingbird application and the
     /// notification courier. `onRunning` gets the port the server listens on (useful
     /// with port 0). Throws when `notifyTrustRoots` holds something that is no certificate.
-    package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(HTTPWebhookSender.Failure) -> [any Service] {
+    package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(WebhookSenderError) -> [any Service] {
         let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
         let courier = NotificationCourierService(
             notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,

@@ -16,18 +16,13 @@ package struct VerifyReceiptRequest: Sendable, Hashable {
         self.excludeOldTransactions = excludeOldTransactions
     }
 
-    /// Why a body is not a usable request (answered with status 21002).
-    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        package let description: String
-    }
-
     /// Parses a request body through the strict parser: a JSON object with a Base64
     /// `receipt-data` string, an optional `password` string and an optional
     /// `exclude-old-transactions` boolean (also the strings `"true"`/`"false"`, which
     /// some clients send). `null` counts as absent; other members are ignored; a member
     /// given twice, like any body that is not RFC 8259 JSON, is refused. The failure
     /// names the JSON location (`body: $['receipt-data']: expected a string, found a number`).
-    package init(body: [UInt8]) throws(Failure) {
+    package init(body: [UInt8]) throws(VerifyReceiptRequestError) {
         let receiptData: String?
         let password: String?
         var excludeOldTransactions = false
@@ -40,11 +35,11 @@ package struct VerifyReceiptRequest: Sendable, Hashable {
                     : try exclude.choice([("true", true), ("false", false)], naming: "exclude-old-transactions string")
             }
         } catch {
-            throw Failure(description: error.description)
+            throw VerifyReceiptRequestError(.malformedBody, error.description)
         }
-        guard let receiptData else { throw Failure(description: "no receipt-data") }
-        guard let receipt = Self.base64(receiptData) else { throw Failure(description: "receipt-data is not Base64") }
-        guard !receipt.isEmpty else { throw Failure(description: "receipt-data is empty") }
+        guard let receiptData else { throw VerifyReceiptRequestError(.missingReceiptData, "no receipt-data") }
+        guard let receipt = Self.base64(receiptData) else { throw VerifyReceiptRequestError(.receiptDataNotBase64, "receipt-data is not Base64") }
+        guard !receipt.isEmpty else { throw VerifyReceiptRequestError(.emptyReceiptData, "receipt-data is empty") }
         self.init(receipt: receipt, password: password, excludeOldTransactions: excludeOldTransactions)
     }
 
@@ -53,5 +48,24 @@ package struct VerifyReceiptRequest: Sendable, Hashable {
     static func base64(_ text: String) -> [UInt8]? {
         let compact = text.utf8.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return Data(base64Encoded: Data(compact)).map { [UInt8]($0) }
+    }
+}
+
+/// Why a body is not a usable request (answered with status 21002).
+package struct VerifyReceiptRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Code: String, Sendable, Hashable {
+        /// Not RFC 8259 JSON, not an object, or a member of the wrong type.
+        case malformedBody
+        case missingReceiptData
+        case receiptDataNotBase64
+        case emptyReceiptData
+    }
+
+    package let code: Code
+    package let description: String
+
+    package init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
     }
 }

@@ -27,13 +27,9 @@ public final class HTTPWebhookSender: WebhookSender {
     /// webhook that sends more does not hold the sender up.
     public static let maximumResponseBody = 64 * 1024
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
-    }
-
     /// `trustRoots`: PEM or DER certificates an https webhook's chain may end at, besides
     /// the system's.
-    public init(timeout: Duration = .seconds(5), trustRoots: [[UInt8]] = []) throws(Failure) {
+    public init(timeout: Duration = .seconds(5), trustRoots: [[UInt8]] = []) throws(WebhookSenderError) {
         self.timeout = timeout
         var tls = TLSConfiguration.makeClientConfiguration()
         if !trustRoots.isEmpty {
@@ -45,7 +41,7 @@ public final class HTTPWebhookSender: WebhookSender {
                 }
                 tls.additionalTrustRoots = [.certificates(certificates)]
             } catch {
-                throw Failure(description: "the trust roots are not PEM or DER certificates: \(error)")
+                throw WebhookSenderError(.invalidTrustRoots, "the trust roots are not PEM or DER certificates: \(error)")
             }
         }
         timeoutAmount = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
@@ -125,5 +121,21 @@ public final class HTTPWebhookSender: WebhookSender {
             result = .other
         }
         return WebhookOutcome(result: result, detail: detail)
+    }
+}
+
+/// Why an `HTTPWebhookSender` cannot be made.
+public struct WebhookSenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// A trust root is neither a PEM nor a DER certificate.
+        case invalidTrustRoots
+    }
+
+    public let code: Code
+    public let description: String
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
     }
 }

@@ -34,19 +34,9 @@ public final class NotificationOutbox: Sendable {
         public let attemptDate: StoreInstant
     }
 
-    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-        case duplicateNotificationUUID(String)
-
-        public var description: String {
-            switch self {
-            case .duplicateNotificationUUID(let uuid): return "notification \(uuid) is already queued"
-            }
-        }
-    }
-
     /// Queues a notification whose first attempt is due at `date`.
-    public func enqueue(_ notification: OutgoingNotification, at date: StoreInstant) throws(Refusal) {
-        try queue.withLock { (queue: inout Queue) throws(Refusal) in
+    public func enqueue(_ notification: OutgoingNotification, at date: StoreInstant) throws(NotificationOutboxError) {
+        try queue.withLock { (queue: inout Queue) throws(NotificationOutboxError) in
             guard queue.index[notification.notificationUUID] == nil else {
                 throw .duplicateNotificationUUID(notification.notificationUUID)
             }
@@ -129,5 +119,15 @@ public final class NotificationOutbox: Sendable {
     /// The earliest attempt due and not claimed, if any: when a courier should next look.
     public var nextDueDate: StoreInstant? {
         queue.withLock { $0.pending.first?.date }
+    }
+}
+
+public enum NotificationOutboxError: Error, Sendable, Hashable, CustomStringConvertible {
+    case duplicateNotificationUUID(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateNotificationUUID(let uuid): return "notification \(uuid) is already queued"
+        }
     }
 }

@@ -61,11 +61,6 @@ public struct MutantBatch: Sendable {
         case receipt(bytes: [UInt8], name: String)
     }
 
-    /// Why mutants cannot be made.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     public let forge: Forge
     public let sourceName: String
     public let mutants: [Mutant]
@@ -74,7 +69,7 @@ public struct MutantBatch: Sendable {
 
     /// Makes `count` distinct mutants of `source` from `seed`.
     public init(source: Source, count: Int, seed: UInt64, forge: Forge = Forge()) throws {
-        guard count > 0 else { throw Failure(description: "the count must be at least 1") }
+        guard count > 0 else { throw MutantBatchError(.invalidCount, "the count must be at least 1") }
         self.forge = forge
         var base: MutableReceipt
         var app: AppUnderTest
@@ -83,12 +78,12 @@ public struct MutantBatch: Sendable {
         case .forgeCase(let forgeCase):
             let minted = try forge.mint(forgeCase)
             guard let file = minted.receipt, let opened = MutableReceipt(file: file) else {
-                throw Failure(description: "case '\(forgeCase.id)' has no receipt whose payload decodes: pick another case")
+                throw MutantBatchError(.caseHasNoDecodableReceipt, "case '\(forgeCase.id)' has no receipt whose payload decodes: pick another case")
             }
             (base, app, caseForDescription, sourceName) = (opened, minted.app, forgeCase, forgeCase.id)
         case .receipt(let bytes, let name):
             guard let opened = MutableReceipt(file: bytes) else {
-                throw Failure(description: "\(name): not a PKCS#7 receipt whose payload decodes")
+                throw MutantBatchError(.notADecodableReceipt, "\(name): not a PKCS#7 receipt whose payload decodes")
             }
             base = opened
             app = Self.app(for: &base, seed: seed)
@@ -223,5 +218,25 @@ public struct MutantBatch: Sendable {
     @discardableResult
     public func write(to directory: URL) throws -> OutputTree.Report {
         try OutputTree(directory: directory, ownership: .fixtures).replaceTree(with: try files())
+    }
+}
+
+/// Why mutants cannot be made.
+public struct MutantBatchError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// A count below 1.
+        case invalidCount
+        /// The case has no receipt whose payload decodes (`missing`, `not-pkcs7`, …).
+        case caseHasNoDecodableReceipt
+        /// The file is not a PKCS#7 receipt whose payload decodes.
+        case notADecodableReceipt
+    }
+
+    public let code: Code
+    public let description: String
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
     }
 }

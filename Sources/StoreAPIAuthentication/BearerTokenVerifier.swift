@@ -52,11 +52,11 @@ public struct BearerTokenVerifier: Sendable {
 
     /// A verifier accepting tokens signed by any of `keys`, for the app `bundleIdentifier`.
     /// Two keys with one key id are refused: a token's `kid` must name one key.
-    public init(keys: [APIKey], bundleIdentifier: String) throws(DuplicateKeyIdentifier) {
+    public init(keys: [APIKey], bundleIdentifier: String) throws(DuplicateKeyIdentifierError) {
         var byIdentifier: [String: APIKey] = [:]
         for key in keys {
             guard byIdentifier.updateValue(key, forKey: key.keyIdentifier) == nil else {
-                throw DuplicateKeyIdentifier(keyIdentifier: key.keyIdentifier)
+                throw DuplicateKeyIdentifierError(keyIdentifier: key.keyIdentifier)
             }
         }
         self.keys = byIdentifier
@@ -68,27 +68,20 @@ public struct BearerTokenVerifier: Sendable {
     /// tokens are not counted.
     public var signatureChecks: Int { verified.signatureChecks }
 
-    /// Two keys given with the same key id.
-    public struct DuplicateKeyIdentifier: Error, Hashable, Sendable, CustomStringConvertible {
-        public let keyIdentifier: String
-        public init(keyIdentifier: String) { self.keyIdentifier = keyIdentifier }
-        public var description: String { "two API keys have the key id '\(keyIdentifier)'" }
-    }
-
     /// The key ids the verifier accepts, sorted.
     public var keyIdentifiers: [String] { keys.keys.sorted() }
 
     /// Verifies the value of the request's `Authorization` header (nil when absent)
     /// against the clock reading `now`.
-    public func verify(authorization: String?, now: Date) -> Result<AuthenticatedToken, AuthenticationFailure> {
-        do throws(AuthenticationFailure) {
+    public func verify(authorization: String?, now: Date) -> Result<AuthenticatedToken, AuthenticationError> {
+        do throws(AuthenticationError) {
             return .success(try check(authorization: authorization, now: now))
         } catch {
             return .failure(error)
         }
     }
 
-    private func check(authorization: String?, now: Date) throws(AuthenticationFailure) -> AuthenticatedToken {
+    private func check(authorization: String?, now: Date) throws(AuthenticationError) -> AuthenticatedToken {
         let token = try Self.bearerToken(authorization)
         if let known = verified.token(token) {
             try Self.checkTimes(expiration: known.expiration, issuedAt: known.issuedAt, now: now)
@@ -99,25 +92,25 @@ public struct BearerTokenVerifier: Sendable {
         return authenticated
     }
 
-    private func checkInFull(_ token: String, now: Date) throws(AuthenticationFailure) -> AuthenticatedToken {
+    private func checkInFull(_ token: String, now: Date) throws(AuthenticationError) -> AuthenticatedToken {
         let jws: CompactJWS
         do throws(JWSError) {
             jws = try CompactJWS(token)
         } catch {
-            throw AuthenticationFailure(.malformedToken, "the token is not three base64url parts: \(error)")
+            throw AuthenticationError(.malformedToken, "the token is not three base64url parts: \(error)")
         }
         let header = try Self.object(jws.header, part: "header", failure: .headerNotJSON)
         guard let algorithm = header.optional("alg")?.value.stringValue, algorithm == Self.algorithm else {
-            throw AuthenticationFailure(.algorithm, "alg is \(Self.shown(header.optional("alg"))), not '\(Self.algorithm)'")
+            throw AuthenticationError(.algorithm, "alg is \(Self.shown(header.optional("alg"))), not '\(Self.algorithm)'")
         }
         if let type = header.optional("typ"), type.value.stringValue != "JWT" {
-            throw AuthenticationFailure(.type, "typ is \(Self.shown(type)), not 'JWT'")
+            throw AuthenticationError(.type, "typ is \(Self.shown(type)), not 'JWT'")
         }
         guard let keyIdentifier = header.optional("kid")?.value.stringValue else {
-            throw AuthenticationFailure(.keyIdentifierMissing, "no kid naming the API key: found \(Self.shown(header.optional("kid")))")
+            throw AuthenticationError(.keyIdentifierMissing, "no kid naming the API key: found \(Self.shown(header.optional("kid")))")
         }
         guard let key = keys[keyIdentifier] else {
-            throw AuthenticationFailure(.unknownKeyIdentifier,
+            throw AuthenticationError(.unknownKeyIdentifier,
                                         "kid '\(keyIdentifier)' is not a key this server accepts (\(keyIdentifiers.joined(separator: ", ")))")
         }
         verified.countSignatureCheck()
@@ -125,24 +118,24 @@ public struct BearerTokenVerifier: Sendable {
         let claims = try Self.object(jws.payload, part: "claims", failure: .claimsNotJSON)
         let issuer = claims.optional("iss")?.value.stringValue
         guard issuer == key.issuerIdentifier else {
-            throw AuthenticationFailure(.issuer, "iss is \(Self.shown(claims.optional("iss"))), not the issuer id "
+            throw AuthenticationError(.issuer, "iss is \(Self.shown(claims.optional("iss"))), not the issuer id "
                                         + "'\(key.issuerIdentifier)' of key '\(key.keyIdentifier)'")
         }
         guard claims.optional("aud")?.value.stringValue == Self.audience else {
-            throw AuthenticationFailure(.audience, "aud is \(Self.shown(claims.optional("aud"))), not '\(Self.audience)'")
+            throw AuthenticationError(.audience, "aud is \(Self.shown(claims.optional("aud"))), not '\(Self.audience)'")
         }
         guard claims.optional("bid")?.value.stringValue == bundleIdentifier else {
-            throw AuthenticationFailure(.bundleIdentifier, "bid is \(Self.shown(claims.optional("bid"))), not the app's bundle id '\(bundleIdentifier)'")
+            throw AuthenticationError(.bundleIdentifier, "bid is \(Self.shown(claims.optional("bid"))), not the app's bundle id '\(bundleIdentifier)'")
         }
         guard let seconds = claims.optional("exp")?.value.doubleValue, seconds.isFinite else {
-            throw AuthenticationFailure(.expirationMissing, "exp is \(Self.shown(claims.optional("exp"))), not a number of seconds since 1970")
+            throw AuthenticationError(.expirationMissing, "exp is \(Self.shown(claims.optional("exp"))), not a number of seconds since 1970")
         }
         let expiration = Date(timeIntervalSince1970: seconds)
         try Self.checkTimes(expiration: expiration, issuedAt: nil, now: now)
         var issuedAt: Date?
         if let member = claims.optional("iat") {
             guard let seconds = member.value.doubleValue, seconds.isFinite else {
-                throw AuthenticationFailure(.issuedAtMalformed, "iat is \(Self.shown(member)), not a number of seconds since 1970")
+                throw AuthenticationError(.issuedAtMalformed, "iat is \(Self.shown(member)), not a number of seconds since 1970")
             }
             let date = Date(timeIntervalSince1970: seconds)
             try Self.checkTimes(expiration: expiration, issuedAt: date, now: now)
@@ -153,17 +146,17 @@ public struct BearerTokenVerifier: Sendable {
 
     /// The checks against the clock and of `exp - iat`, in the order a full verification
     /// makes them (`exp`, then `iat`); a remembered token is checked by these alone.
-    private static func checkTimes(expiration: Date, issuedAt: Date?, now: Date) throws(AuthenticationFailure) {
+    private static func checkTimes(expiration: Date, issuedAt: Date?, now: Date) throws(AuthenticationError) {
         guard now < expiration else {
-            throw AuthenticationFailure(.expired, "the token expired at \(Self.text(expiration)); the server's clock reads \(Self.text(now))")
+            throw AuthenticationError(.expired, "the token expired at \(Self.text(expiration)); the server's clock reads \(Self.text(now))")
         }
         if let date = issuedAt {
             guard date <= now.addingTimeInterval(Self.allowedClockSkew) else {
-                throw AuthenticationFailure(.issuedInFuture, "iat \(Self.text(date)) is more than \(Int(Self.allowedClockSkew)) s "
+                throw AuthenticationError(.issuedInFuture, "iat \(Self.text(date)) is more than \(Int(Self.allowedClockSkew)) s "
                                             + "after the server's clock, \(Self.text(now))")
             }
             guard expiration.timeIntervalSince(date) <= Self.maximumLifetime else {
-                throw AuthenticationFailure(.lifetime, "exp - iat is \(Self.seconds(expiration.timeIntervalSince(date))) s, "
+                throw AuthenticationError(.lifetime, "exp - iat is \(Self.seconds(expiration.timeIntervalSince(date))) s, "
                                             + "more than the \(Int(Self.maximumLifetime)) s the API allows")
             }
         }
@@ -171,37 +164,37 @@ public struct BearerTokenVerifier: Sendable {
 
     /// The token of `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1),
     /// one space follows it, and the token is not empty.
-    private static func bearerToken(_ authorization: String?) throws(AuthenticationFailure) -> String {
+    private static func bearerToken(_ authorization: String?) throws(AuthenticationError) -> String {
         guard let authorization else {
-            throw AuthenticationFailure(.missingAuthorization, "no Authorization header; the API wants 'Authorization: Bearer <JWT>'")
+            throw AuthenticationError(.missingAuthorization, "no Authorization header; the API wants 'Authorization: Bearer <JWT>'")
         }
         let scheme = "bearer "
         guard authorization.utf8.count > scheme.utf8.count,
               String(decoding: authorization.utf8.prefix(scheme.utf8.count), as: UTF8.self).lowercased() == scheme else {
-            throw AuthenticationFailure(.malformedAuthorization,
+            throw AuthenticationError(.malformedAuthorization,
                                         "the Authorization header is not 'Bearer <JWT>': it starts \(quoted(String(authorization.prefix(12))))")
         }
         return String(decoding: authorization.utf8.dropFirst(scheme.utf8.count), as: UTF8.self)
     }
 
     /// ES256 (RFC 7518 §3.4): the signature is r ‖ s, 32 bytes each, over the signing input as received.
-    private static func checkSignature(_ jws: CompactJWS, key: APIKey) throws(AuthenticationFailure) {
+    private static func checkSignature(_ jws: CompactJWS, key: APIKey) throws(AuthenticationError) {
         guard jws.signature.count == 64 else {
             let der = jws.signature.first == 0x30 ? " (it starts like a DER ECDSA-Sig-Value, which JWS does not use)" : ""
-            throw AuthenticationFailure(.signatureEncoding, "the signature is \(jws.signature.count) bytes, "
+            throw AuthenticationError(.signatureEncoding, "the signature is \(jws.signature.count) bytes, "
                                         + "not ES256's 64 bytes of r ‖ s\(der)")
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
               key.publicKey.isValidSignature(signature, for: jws.signingInput) else {
-            throw AuthenticationFailure(.signature, "the signature does not verify with the public key of key '\(key.keyIdentifier)'")
+            throw AuthenticationError(.signature, "the signature does not verify with the public key of key '\(key.keyIdentifier)'")
         }
     }
 
-    private static func object(_ bytes: [UInt8], part: String, failure: AuthenticationFailure.Reason) throws(AuthenticationFailure) -> JSONObject {
+    private static func object(_ bytes: [UInt8], part: String, failure: AuthenticationError.Reason) throws(AuthenticationError) -> JSONObject {
         do throws(JSONInputError) {
             return try JSONInput.parse(bytes, file: part).object(knownKeys: nil)
         } catch {
-            throw AuthenticationFailure(failure, "the \(part) is not a JSON object: \(error.location): \(error.reason)")
+            throw AuthenticationError(failure, "the \(part) is not a JSON object: \(error.location): \(error.reason)")
         }
     }
 
@@ -233,4 +226,11 @@ public struct BearerTokenVerifier: Sendable {
     private static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+}
+
+/// Two keys given with the same key id.
+public struct DuplicateKeyIdentifierError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let keyIdentifier: String
+    public init(keyIdentifier: String) { self.keyIdentifier = keyIdentifier }
+    public var description: String { "two API keys have the key id '\(keyIdentifier)'" }
 }

@@ -19,21 +19,16 @@ import StrictJSON
 /// - `null` leaves an optional field unset (every field of Apple's models is optional);
 ///   in a list, it converts as its element type says (`"None"`, or a raise).
 enum CattrsStructuring {
-    /// Where cattrs raises, and why.
-    struct Failure: Error {
-        let path: String
-        let reason: String
-    }
 
-    static func structure(_ value: JSONValue, as model: AppleModel, at path: String) -> Result<JSONValue, Failure> {
-        do throws(Failure) {
+    static func structure(_ value: JSONValue, as model: AppleModel, at path: String) -> Result<JSONValue, CattrsError> {
+        do throws(CattrsError) {
             return .success(try structureModel(value, model, path))
         } catch {
             return .failure(error)
         }
     }
 
-    private static func structureModel(_ value: JSONValue, _ model: AppleModel, _ path: String) throws(Failure) -> JSONValue {
+    private static func structureModel(_ value: JSONValue, _ model: AppleModel, _ path: String) throws(CattrsError) -> JSONValue {
         switch value {
         case .object:
             var members: [JSONMember] = []
@@ -46,26 +41,26 @@ enum CattrsStructuring {
             // Python's `in` on strings compares code points (here: UTF-8 bytes), not characters.
             let bytes = Array(text.utf8)
             if let field = model.fields.first(where: { bytes.firstRange(of: Array($0.name.utf8)) != nil }) {
-                throw Failure(path: path, reason: "a string containing '\(field.name)' is indexed by that name (\(model.name))")
+                throw CattrsError(path: path, reason: "a string containing '\(field.name)' is indexed by that name (\(model.name))")
             }
             return .object([])
         case .array(let elements):
             if let field = model.fields.first(where: { elements.contains(.string($0.name)) }) {
-                throw Failure(path: path, reason: "an array holding '\(field.name)' is indexed by that name (\(model.name))")
+                throw CattrsError(path: path, reason: "an array holding '\(field.name)' is indexed by that name (\(model.name))")
             }
             return .object([])
         case .null, .bool, .number:
-            throw Failure(path: path, reason: "\(value.kindDescription) is not a \(model.name)")
+            throw CattrsError(path: path, reason: "\(value.kindDescription) is not a \(model.name)")
         }
     }
 
-    private static func convert(_ value: JSONValue, _ type: AppleModel.FieldType, _ path: String) throws(Failure) -> JSONValue {
+    private static func convert(_ value: JSONValue, _ type: AppleModel.FieldType, _ path: String) throws(CattrsError) -> JSONValue {
         switch type {
         case .str:
             return .string(PythonStr.of(value))
         case .int:
             guard let integer = PythonInt.of(value) else {
-                throw Failure(path: path, reason: "\(value.kindDescription) that Python's int() refuses")
+                throw CattrsError(path: path, reason: "\(value.kindDescription) that Python's int() refuses")
             }
             return .number(String(integer))
         case .bool:
@@ -77,7 +72,7 @@ enum CattrsStructuring {
             case .string(let text): items = text.unicodeScalars.map { .string(String($0)) }
             case .object(let members): items = members.map { .string($0.key) }
             case .null, .bool, .number:
-                throw Failure(path: path, reason: "\(value.kindDescription) is not iterable")
+                throw CattrsError(path: path, reason: "\(value.kindDescription) is not iterable")
             }
             var converted: [JSONValue] = []
             for (index, item) in items.enumerated() {
@@ -88,4 +83,10 @@ enum CattrsStructuring {
             return try structureModel(value, model, path)
         }
     }
+}
+
+/// Where cattrs raises, and why.
+struct CattrsError: Error {
+    let path: String
+    let reason: String
 }

@@ -61,26 +61,20 @@ public struct JWSVerifier: Sendable {
     /// The roots, parsed once here rather than on every `verify`. A root `d2i_X509`
     /// cannot decode makes every verification `INVALID_CERTIFICATE`; one that decodes but
     /// breaks RFC 5280, `VERIFICATION_FAILURE` (OpenSSL meets it only in path building).
-    package let anchors: Result<[Certificate], RootFailure>
+    package let anchors: Result<[Certificate], RootCertificateError>
 
-    package struct RootFailure: Error {
-        let index: Int
-        let error: CertificateError
-        let status: JWSVerificationStatus
-    }
-
-    package static func parseRoots(_ roots: [[UInt8]]) -> Result<[Certificate], RootFailure> {
+    package static func parseRoots(_ roots: [[UInt8]]) -> Result<[Certificate], RootCertificateError> {
         var anchors: [Certificate] = []
         for (index, der) in roots.enumerated() {
             do throws(CertificateError) {
                 try CertificateSyntax.check(der, rules: CertificateSyntax.openSSLRules, decoder: .openSSL4_0)
             } catch {
-                return .failure(RootFailure(index: index, error: error, status: .invalidCertificate))
+                return .failure(RootCertificateError(index: index, error: error, status: .invalidCertificate))
             }
             do throws(CertificateError) {
                 anchors.append(try Certificate(der, rules: .der, keyAlgorithms: .rsaAndP256))
             } catch {
-                return .failure(RootFailure(index: index, error: error, status: .verificationFailure))
+                return .failure(RootCertificateError(index: index, error: error, status: .verificationFailure))
             }
         }
         return .success(anchors)
@@ -337,4 +331,10 @@ public struct JWSVerifier: Sendable {
     }
 
     private func describe(_ value: String?) -> String { value.map { "'\($0)'" } ?? "missing" }
+}
+
+package struct RootCertificateError: Error {
+    let index: Int
+    let error: CertificateError
+    let status: JWSVerificationStatus
 }

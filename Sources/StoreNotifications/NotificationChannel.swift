@@ -64,7 +64,7 @@ public final class NotificationChannel: Sendable {
             let source = EventNotificationSource(event: item.event, reset: item.reset, signing: signing)
             let notification = OutgoingNotification(notificationUUID: signing.signer.notificationUUID(for: item.event, reset: item.reset),
                                                     source: source)
-            do throws(NotificationOutbox.Refusal) {
+            do throws(NotificationOutboxError) {
                 try outbox.enqueue(notification, at: item.event.date)
             } catch {
                 preconditionFailure("notification UUIDs are unique per store, reset and event: \(error)")
@@ -91,7 +91,7 @@ public final class NotificationChannel: Sendable {
         let token = signing.signer.testNotificationUUID(number: number)
         let notification = OutgoingNotification(notificationUUID: token,
                                                 source: TestNotificationSource(number: number, date: date, signing: signing))
-        do throws(NotificationOutbox.Refusal) {
+        do throws(NotificationOutboxError) {
             try outbox.enqueue(notification, at: date)
         } catch {
             preconditionFailure("test notification numbers are unique per channel: \(error)")
@@ -123,7 +123,7 @@ public final class NotificationChannel: Sendable {
 }
 
 /// Why a channel refused a TEST notification request: a code and a sentence. The Server
-/// API answers each code with Apple's error (`ServerAPIFailure.init(_: NotificationChannelError)`).
+/// API answers each code with Apple's error (`ServerAPIError.init(_: NotificationChannelError)`).
 public struct NotificationChannelError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, CaseIterable {
         /// The environment has no webhook URL to send a test notification to.

@@ -20,13 +20,13 @@ final class JWSSignatureCache: Sendable {
         self.capacity = capacity
     }
 
-    func sign(_ payload: [UInt8]) throws(ServerAPIFailure) -> String {
+    func sign(_ payload: [UInt8]) throws(ServerAPIError) -> String {
         if let cached = entries.withLock({ $0.signatures[payload] }) { return cached }
         let jws: String
         do {
             jws = try forge.signAsAppStore(payload)
         } catch {
-            throw ServerAPIFailure(.generalInternal, "signing failed: \(error)")
+            throw ServerAPIError(.generalInternal, "signing failed: \(error)")
         }
         entries.withLock { entries in
             if entries.signatures.count >= capacity, entries.signatures[payload] == nil {

@@ -45,29 +45,29 @@ struct NotificationHistoryQuery {
         let onlyFailures: Bool?
     }
 
-    init(body: Body, now: StoreInstant, environment: AppEnvironment) throws(ServerAPIFailure) {
+    init(body: Body, now: StoreInstant, environment: AppEnvironment) throws(ServerAPIError) {
         guard let startDate = body.startDate, startDate >= 0 else {
-            throw ServerAPIFailure(.invalidStartDate, "startDate is missing or negative (milliseconds since 1970)")
+            throw ServerAPIError(.invalidStartDate, "startDate is missing or negative (milliseconds since 1970)")
         }
         guard let endDate = body.endDate, endDate >= 0 else {
-            throw ServerAPIFailure(.invalidEndDate, "endDate is missing or negative (milliseconds since 1970)")
+            throw ServerAPIError(.invalidEndDate, "endDate is missing or negative (milliseconds since 1970)")
         }
         guard startDate < endDate else {
-            throw ServerAPIFailure(.startDateAfterEndDate, "startDate \(startDate) is not before endDate \(endDate)")
+            throw ServerAPIError(.startDateAfterEndDate, "startDate \(startDate) is not before endDate \(endDate)")
         }
         let maximumAge = Self.maximumAge(in: environment)
         guard startDate >= now - maximumAge else {
-            throw ServerAPIFailure(.startDateTooFarInPast, "startDate \(startDate) is over \(maximumAge / StoreDuration.days(1)) days before "
+            throw ServerAPIError(.startDateTooFarInPast, "startDate \(startDate) is over \(maximumAge / StoreDuration.days(1)) days before "
                                    + "the store's now (\(now)): the \(environment.rawValue.lowercased()) history reaches no further back")
         }
         if body.transactionId != nil, body.notificationType != nil {
-            throw ServerAPIFailure(.multipleFiltersSupplied, "transactionId and notificationType cannot be used together")
+            throw ServerAPIError(.multipleFiltersSupplied, "transactionId and notificationType cannot be used together")
         }
         self.startDate = startDate
         self.endDate = endDate
         if let text = body.notificationType {
             guard let type = NotificationType(rawValue: text) else {
-                throw ServerAPIFailure(.invalidNotificationType, "notificationType '\(text)' is not one the App Store sends")
+                throw ServerAPIError(.invalidNotificationType, "notificationType '\(text)' is not one the App Store sends")
             }
             self.type = type
         }
@@ -76,10 +76,10 @@ struct NotificationHistoryQuery {
             // also specify its related notificationType"
             // (https://developer.apple.com/documentation/appstoreserverapi/notificationsubtype).
             guard body.notificationType != nil else {
-                throw ServerAPIFailure(.invalidNotificationType, "notificationSubtype '\(text)' needs its notificationType beside it")
+                throw ServerAPIError(.invalidNotificationType, "notificationSubtype '\(text)' needs its notificationType beside it")
             }
             guard let subtype = NotificationSubtype(rawValue: text) else {
-                throw ServerAPIFailure(.invalidNotificationType, "notificationSubtype '\(text)' is not one the App Store sends")
+                throw ServerAPIError(.invalidNotificationType, "notificationSubtype '\(text)' is not one the App Store sends")
             }
             self.subtype = subtype
         }

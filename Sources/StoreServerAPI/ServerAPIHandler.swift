@@ -53,8 +53,8 @@ public struct ServerAPIHandler: Sendable {
         let route = ServerAPIEndpoint.route(method: request.method, path: request.path)
         if case .bearerTokens(let verifier) = authentication {
             if case .failure(let failure) = verifier.verify(authorization: request.authorization, now: wallClock()) {
-                var response = APIResponse.text(AuthenticationFailure.httpStatus, AuthenticationFailure.responseBody,
-                                                headers: [.init(AuthenticationFailure.headerName, failure.reason.rawValue)])
+                var response = APIResponse.text(AuthenticationError.httpStatus, AuthenticationError.responseBody,
+                                                headers: [.init(AuthenticationError.headerName, failure.reason.rawValue)])
                 response.logDetail = "unauthenticated: \(failure)"
                 return response
             }
@@ -76,7 +76,7 @@ public struct ServerAPIHandler: Sendable {
                 return .error(.rateLimitExceeded, retryAt: retryAt,
                               logDetail: "rate limit of \(endpoint.name.rawValue) (\(environment.rawValue)): \(limit)")
             }
-            do throws(ServerAPIFailure) {
+            do throws(ServerAPIError) {
                 return try answer(endpoint, store: stores.store(environment), request: request)
             } catch {
                 var response = error.response
@@ -88,7 +88,7 @@ public struct ServerAPIHandler: Sendable {
 
     // MARK: Endpoints
 
-    private func answer(_ endpoint: ServerAPIEndpoint, store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> APIResponse {
+    private func answer(_ endpoint: ServerAPIEndpoint, store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIError) -> APIResponse {
         let configuration = store.configuration
         switch endpoint {
         case .transactionInfo(let id):
@@ -106,13 +106,13 @@ public struct ServerAPIHandler: Sendable {
             return try json(ServerAPIResponseBody.History(
                 revision: page.revision, hasMore: page.hasMore, bundleId: configuration.app.bundleIdentifier,
                 appAppleId: configuration.appAppleId, environment: configuration.environment.rawValue,
-                signedTransactions: page.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
+                signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) }))
 
         case .refundHistory(let id):
             let revision = request.values("revision").first
             let page = try read(store) { state throws(StoreError) in try state.refundHistory(transactionId: id, revision: revision) }
             return try json(ServerAPIResponseBody.RefundHistory(
-                signedTransactions: page.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) },
+                signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) },
                 revision: page.revision, hasMore: page.hasMore))
 
         case .lookUpOrder(let orderId):
@@ -122,15 +122,15 @@ public struct ServerAPIHandler: Sendable {
             return try json(ServerAPIResponseBody.OrderLookup(
                 status: lookup.status,
                 signedTransactions: lookup.status == ServerAPIResponseBody.OrderLookup.invalid ? nil
-                    : lookup.transactions.map { payload throws(ServerAPIFailure) in try sign(payload) }))
+                    : lookup.transactions.map { payload throws(ServerAPIError) in try sign(payload) }))
 
         case .subscriptionStatuses(let id):
             let statuses = try Self.statusFilter(request)
             let groups = try read(store) { state throws(StoreError) in try state.subscriptionStatuses(transactionId: id, statuses: statuses) }
-            let data = try groups.map { group throws(ServerAPIFailure) in
+            let data = try groups.map { group throws(ServerAPIError) in
                 ServerAPIResponseBody.SubscriptionGroupIdentifierItem(
                     subscriptionGroupIdentifier: group.subscriptionGroupIdentifier,
-                    lastTransactions: try group.lastTransactions.map { last throws(ServerAPIFailure) in
+                    lastTransactions: try group.lastTransactions.map { last throws(ServerAPIError) in
                         ServerAPIResponseBody.LastTransactionsItem(
                             status: last.status.rawValue, originalTransactionId: last.originalTransactionId,
                             signedTransactionInfo: try sign(last.transaction), signedRenewalInfo: try sign(last.renewalInfo))
@@ -164,7 +164,7 @@ public struct ServerAPIHandler: Sendable {
             let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.MassExtendRenewalDate.self, from: request.body)
             let (days, reason, requestIdentifier) = try ServerAPIRequestBody.validateExtension(
                 body.extendByDays, body.extendReasonCode, body.requestIdentifier)
-            guard let productId = body.productId else { throw ServerAPIFailure(.invalidProductId, "productId is missing") }
+            guard let productId = body.productId else { throw ServerAPIError(.invalidProductId, "productId is missing") }
             try write(store) { state throws(StoreError) in
                 try state.extendRenewalDatesForAllActiveSubscribers(productId: productId, days: days, reason: reason,
                                                                     requestIdentifier: requestIdentifier,
@@ -183,7 +183,7 @@ public struct ServerAPIHandler: Sendable {
         case .setAppAccountToken(let originalTransactionId):
             let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.UpdateAppAccountToken.self, from: request.body)
             guard let token = body.appAccountToken else {
-                throw ServerAPIFailure(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
+                throw ServerAPIError(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
             }
             try write(store) { state throws(StoreError) in try state.setAppAccountToken(originalTransactionId: originalTransactionId, token: token) }
             return APIResponse(status: 200)
@@ -194,22 +194,22 @@ public struct ServerAPIHandler: Sendable {
 
         case .requestTestNotification:
             guard let channel = notifications?.channel(configuration.environment) else {
-                throw ServerAPIFailure(.serverNotificationUrlNotFound, "this server sends no notifications")
+                throw ServerAPIError(.serverNotificationUrlNotFound, "this server sends no notifications")
             }
             do throws(NotificationChannelError) {
                 return json(ServerAPIResponseBody.SendTestNotification(testNotificationToken: try channel.requestTestNotification()))
             } catch {
-                throw ServerAPIFailure(error)
+                throw ServerAPIError(error)
             }
 
         case .testNotificationStatus(let token):
             guard let channel = notifications?.channel(configuration.environment) else {
-                throw ServerAPIFailure(.testNotificationNotFound, "this server sends no notifications")
+                throw ServerAPIError(.testNotificationNotFound, "this server sends no notifications")
             }
             do throws(NotificationChannelError) {
                 return json(Self.record(try channel.testNotificationStatus(token: token)))
             } catch {
-                throw ServerAPIFailure(error)
+                throw ServerAPIError(error)
             }
 
         case .notificationHistory:
@@ -219,10 +219,10 @@ public struct ServerAPIHandler: Sendable {
 
     /// Get Notification History: the channel's records in queue order, 20 a page; the
     /// `paginationToken` is the `notificationUUID` of the next page's first record.
-    private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIFailure) -> APIResponse {
+    private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIError) -> APIResponse {
         let body = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body)
         let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now }, environment: store.configuration.environment)
-        let customerId = try query.transactionId.map { id throws(ServerAPIFailure) in
+        let customerId = try query.transactionId.map { id throws(ServerAPIError) in
             try read(store) { state throws(StoreError) in try state.customerId(ofTransaction: id) }
         }
         guard let channel = notifications?.channel(store.configuration.environment) else {
@@ -233,7 +233,7 @@ public struct ServerAPIHandler: Sendable {
         var start = 0
         if let token = request.values("paginationToken").first {
             guard let position = channel.outbox.position(of: token) else {
-                throw ServerAPIFailure(.invalidPaginationToken, "paginationToken '\(token)' names no notification of this store")
+                throw ServerAPIError(.invalidPaginationToken, "paginationToken '\(token)' names no notification of this store")
             }
             start = position
         }
@@ -255,24 +255,24 @@ public struct ServerAPIHandler: Sendable {
 
     /// Get Transaction History's filters (repeated `productId`, `productType` and
     /// `subscriptionGroupIdentifier` values OR'd; booleans `true`/`True`).
-    static func historyQuery(_ request: ServerAPIRequest) throws(ServerAPIFailure) -> HistoryQuery {
+    static func historyQuery(_ request: ServerAPIRequest) throws(ServerAPIError) -> HistoryQuery {
         var query = HistoryQuery()
         query.revision = request.values("revision").first
         if let text = request.values("startDate").first {
-            guard let value = StoreInstant(text) else { throw ServerAPIFailure(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970") }
+            guard let value = StoreInstant(text) else { throw ServerAPIError(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970") }
             query.startDate = value
         }
         if let text = request.values("endDate").first {
-            guard let value = StoreInstant(text) else { throw ServerAPIFailure(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970") }
+            guard let value = StoreInstant(text) else { throw ServerAPIError(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970") }
             query.endDate = value
         }
         if let start = query.startDate, let end = query.endDate, start > end {
-            throw ServerAPIFailure(.startDateAfterEndDate, "startDate \(start) is after endDate \(end)")
+            throw ServerAPIError(.startDateAfterEndDate, "startDate \(start) is after endDate \(end)")
         }
         query.productIds = request.values("productId")
         for text in request.values("productType") {
             guard let kind = Product.Kind.allCases.first(where: { $0.historyFilterName == text }) else {
-                throw ServerAPIFailure(.invalidProductType, "productType '\(text)' is not one of "
+                throw ServerAPIError(.invalidProductType, "productType '\(text)' is not one of "
                                        + Product.Kind.allCases.map(\.historyFilterName).joined(separator: ", "))
             }
             query.productTypes.append(kind)
@@ -280,31 +280,31 @@ public struct ServerAPIHandler: Sendable {
         query.subscriptionGroupIdentifiers = request.values("subscriptionGroupIdentifier")
         if let text = request.values("sort").first {
             guard let sort = HistoryQuery.Sort(rawValue: text) else {
-                throw ServerAPIFailure(.invalidSort, "sort '\(text)' is not ASCENDING or DESCENDING")
+                throw ServerAPIError(.invalidSort, "sort '\(text)' is not ASCENDING or DESCENDING")
             }
             query.sort = sort
         }
         if let text = request.values("inAppOwnershipType").first {
             guard let ownership = OwnershipType(rawValue: text) else {
-                throw ServerAPIFailure(.invalidInAppOwnershipType, "inAppOwnershipType '\(text)' is not PURCHASED or FAMILY_SHARED")
+                throw ServerAPIError(.invalidInAppOwnershipType, "inAppOwnershipType '\(text)' is not PURCHASED or FAMILY_SHARED")
             }
             query.inAppOwnershipType = ownership
         }
         if let text = request.values("revoked").first {
-            guard let revoked = Self.boolean(text) else { throw ServerAPIFailure(.invalidRevoked, "revoked '\(text)' is not true or false") }
+            guard let revoked = Self.boolean(text) else { throw ServerAPIError(.invalidRevoked, "revoked '\(text)' is not true or false") }
             query.revoked = revoked
         }
         return query
     }
 
     /// Get All Subscription Statuses' `status` filter (repeatable: 1 to 5); nil when absent.
-    static func statusFilter(_ request: ServerAPIRequest) throws(ServerAPIFailure) -> Set<SubscriptionStatus>? {
+    static func statusFilter(_ request: ServerAPIRequest) throws(ServerAPIError) -> Set<SubscriptionStatus>? {
         let values = request.values("status")
         guard !values.isEmpty else { return nil }
         var statuses = Set<SubscriptionStatus>()
         for text in values {
             guard let number = Int(text), let status = SubscriptionStatus(rawValue: number) else {
-                throw ServerAPIFailure(.invalidStatus, "status '\(text)' is not 1 to 5")
+                throw ServerAPIError(.invalidStatus, "status '\(text)' is not 1 to 5")
             }
             statuses.insert(status)
         }
@@ -322,24 +322,24 @@ public struct ServerAPIHandler: Sendable {
 
     // MARK: Store access and encoding
 
-    private func read<Result>(_ store: LocalAppStore, _ body: (StoreState) throws(StoreError) -> Result) throws(ServerAPIFailure) -> Result {
+    private func read<Result>(_ store: LocalAppStore, _ body: (StoreState) throws(StoreError) -> Result) throws(ServerAPIError) -> Result {
         do throws(StoreError) {
             return try store.read(body)
         } catch {
-            throw ServerAPIFailure(error)
+            throw ServerAPIError(error)
         }
     }
 
     @discardableResult
-    private func write<Result>(_ store: LocalAppStore, _ body: (inout StoreState) throws(StoreError) -> Result) throws(ServerAPIFailure) -> Result {
+    private func write<Result>(_ store: LocalAppStore, _ body: (inout StoreState) throws(StoreError) -> Result) throws(ServerAPIError) -> Result {
         do throws(StoreError) {
             return try store.write(body)
         } catch {
-            throw ServerAPIFailure(error)
+            throw ServerAPIError(error)
         }
     }
 
-    private func sign(_ payload: some Encodable) throws(ServerAPIFailure) -> String {
+    private func sign(_ payload: some Encodable) throws(ServerAPIError) -> String {
         try signatures.sign(StoreKit2JSON.encode(payload))
     }
 

@@ -6,11 +6,11 @@ import StrictJSON
 /// missing or bad one gets Apple's error for that member, not a general 4000000.
 /// A body that is not a JSON object of these types is 4000000.
 enum ServerAPIRequestBody {
-    static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(ServerAPIFailure) -> Body {
+    static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(ServerAPIError) -> Body {
         do throws(JSONInputError) {
             return try JSONInput.parse(bytes, file: "body").decode(type)
         } catch {
-            throw ServerAPIFailure(.generalBadRequest, "the body is not the expected JSON: \(error.location): \(error.reason)")
+            throw ServerAPIError(.generalBadRequest, "the body is not the expected JSON: \(error.location): \(error.reason)")
         }
     }
 
@@ -63,46 +63,46 @@ enum ServerAPIRequestBody {
 
 extension ServerAPIRequestBody.ExtendRenewalDate {
     /// The validated values (`extendByDays` 4000009, `extendReasonCode` 4000010, `requestIdentifier` 4000011).
-    func validated() throws(ServerAPIFailure) -> (days: Int, reason: ExtendReasonCode, requestIdentifier: String) {
+    func validated() throws(ServerAPIError) -> (days: Int, reason: ExtendReasonCode, requestIdentifier: String) {
         try ServerAPIRequestBody.validateExtension(extendByDays, extendReasonCode, requestIdentifier)
     }
 }
 
 extension ServerAPIRequestBody {
     static func validateExtension(_ days: Int?, _ reason: Int?, _ requestIdentifier: String?)
-        throws(ServerAPIFailure) -> (days: Int, reason: ExtendReasonCode, requestIdentifier: String) {
-        guard let days else { throw ServerAPIFailure(.invalidExtendByDays, "extendByDays is missing") }
+        throws(ServerAPIError) -> (days: Int, reason: ExtendReasonCode, requestIdentifier: String) {
+        guard let days else { throw ServerAPIError(.invalidExtendByDays, "extendByDays is missing") }
         guard let reason, let code = ExtendReasonCode(rawValue: reason) else {
-            throw ServerAPIFailure(.invalidExtendReasonCode, "extendReasonCode \(reason.map(String.init) ?? "is missing") is not 0, 1, 2 or 3")
+            throw ServerAPIError(.invalidExtendReasonCode, "extendReasonCode \(reason.map(String.init) ?? "is missing") is not 0, 1, 2 or 3")
         }
-        guard let requestIdentifier else { throw ServerAPIFailure(.invalidRequestIdentifier, "requestIdentifier is missing") }
+        guard let requestIdentifier else { throw ServerAPIError(.invalidRequestIdentifier, "requestIdentifier is missing") }
         return (days, code, requestIdentifier)
     }
 }
 
 extension ServerAPIRequestBody.Consumption {
     /// The store's consumption information; Apple's codes for a missing or bad member.
-    func validated() throws(ServerAPIFailure) -> ConsumptionInformation {
+    func validated() throws(ServerAPIError) -> ConsumptionInformation {
         guard let customerConsented, customerConsented else {
-            throw ServerAPIFailure(.invalidCustomerConsented, "customerConsented must be true (the customer's consent to share the data)")
+            throw ServerAPIError(.invalidCustomerConsented, "customerConsented must be true (the customer's consent to share the data)")
         }
         guard let sampleContentProvided else {
-            throw ServerAPIFailure(.invalidSampleContentProvided, "sampleContentProvided is missing")
+            throw ServerAPIError(.invalidSampleContentProvided, "sampleContentProvided is missing")
         }
         guard let deliveryStatus, let delivery = DeliveryStatus(rawValue: deliveryStatus) else {
-            throw ServerAPIFailure(.invalidDeliveryStatus, "deliveryStatus \(deliveryStatus ?? "is missing") is not one of "
+            throw ServerAPIError(.invalidDeliveryStatus, "deliveryStatus \(deliveryStatus ?? "is missing") is not one of "
                                    + DeliveryStatus.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var preference: RefundPreference?
         if let refundPreference {
             guard let parsed = RefundPreference(rawValue: refundPreference) else {
-                throw ServerAPIFailure(.generalBadRequest, "refundPreference \(refundPreference) is not one of "
+                throw ServerAPIError(.generalBadRequest, "refundPreference \(refundPreference) is not one of "
                                        + RefundPreference.allCases.map(\.rawValue).joined(separator: ", "))
             }
             preference = parsed
         }
         if let consumptionPercentage, !(0...100_000).contains(consumptionPercentage) {
-            throw ServerAPIFailure(.generalBadRequest, "consumptionPercentage \(consumptionPercentage) is not between 0 and 100000")
+            throw ServerAPIError(.generalBadRequest, "consumptionPercentage \(consumptionPercentage) is not between 0 and 100000")
         }
         return ConsumptionInformation(customerConsented: true, sampleContentProvided: sampleContentProvided, deliveryStatus: delivery,
                                       consumptionPercentage: consumptionPercentage, refundPreference: preference)
@@ -114,22 +114,22 @@ extension ServerAPIRequestBody.ConsumptionV1 {
     /// named failures, 4 and 5 (currency change, other) "other"; consumption status 1–3
     /// (not, partially, fully consumed) as 0 %, 50 % and 100 %; refund preference 1
     /// (grant) and 2 (decline). Every enumeration is range-checked with Apple's code.
-    func validated() throws(ServerAPIFailure) -> ConsumptionInformation {
-        func check(_ value: Int?, _ range: ClosedRange<Int>, _ error: StoreAPIError, _ name: String) throws(ServerAPIFailure) -> Int? {
+    func validated() throws(ServerAPIError) -> ConsumptionInformation {
+        func check(_ value: Int?, _ range: ClosedRange<Int>, _ error: StoreAPIError, _ name: String) throws(ServerAPIError) -> Int? {
             guard let value else { return nil }
-            guard range.contains(value) else { throw ServerAPIFailure(error, "\(name) \(value) is not between \(range.lowerBound) and \(range.upperBound)") }
+            guard range.contains(value) else { throw ServerAPIError(error, "\(name) \(value) is not between \(range.lowerBound) and \(range.upperBound)") }
             return value
         }
         guard let customerConsented, customerConsented else {
-            throw ServerAPIFailure(.invalidCustomerConsented, "customerConsented must be true (the customer's consent to share the data)")
+            throw ServerAPIError(.invalidCustomerConsented, "customerConsented must be true (the customer's consent to share the data)")
         }
         guard let sampleContentProvided else {
-            throw ServerAPIFailure(.invalidSampleContentProvided, "sampleContentProvided is missing")
+            throw ServerAPIError(.invalidSampleContentProvided, "sampleContentProvided is missing")
         }
         let consumption = try check(consumptionStatus, 0...3, .invalidConsumptionStatus, "consumptionStatus")
         _ = try check(platform, 0...2, .invalidPlatform, "platform")
         guard let delivery = try check(deliveryStatus, 0...5, .invalidDeliveryStatus, "deliveryStatus") else {
-            throw ServerAPIFailure(.invalidDeliveryStatus, "deliveryStatus is missing")
+            throw ServerAPIError(.invalidDeliveryStatus, "deliveryStatus is missing")
         }
         _ = try check(accountTenure, 0...7, .invalidAccountTenure, "accountTenure")
         _ = try check(playTime, 0...7, .invalidPlayTime, "playTime")
@@ -138,7 +138,7 @@ extension ServerAPIRequestBody.ConsumptionV1 {
         _ = try check(userStatus, 0...4, .invalidUserStatus, "userStatus")
         let preference = try check(refundPreference, 0...3, .generalBadRequest, "refundPreference")
         if let appAccountToken, !appAccountToken.isEmpty, AppAccountToken(appAccountToken) == nil {
-            throw ServerAPIFailure(.invalidAppAccountToken, "appAccountToken '\(appAccountToken)' is neither empty nor a UUID")
+            throw ServerAPIError(.invalidAppAccountToken, "appAccountToken '\(appAccountToken)' is neither empty nor a UUID")
         }
         let deliveryStatus: DeliveryStatus = [.delivered, .undeliveredQualityIssue, .undeliveredWrongItem,
                                               .undeliveredServerOutage, .undeliveredOther, .undeliveredOther][delivery]

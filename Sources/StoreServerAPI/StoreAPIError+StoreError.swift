@@ -4,7 +4,7 @@ import StoreAPIAuthentication
 extension StoreAPIError {
     /// Apple's error for the store's refusal `code`; nil for the refusals the App Store
     /// Server API has no code of its own for (the Server API answers those 4000000,
-    /// `ServerAPIFailure.init(_:)`). Exhaustive: a new store code does not compile until
+    /// `ServerAPIError.init(_:)`). Exhaustive: a new store code does not compile until
     /// it is given Apple's error or nil here.
     public init?(_ code: StoreError.Code) {
         switch code {

@@ -100,21 +100,16 @@ package struct JSONInput {
         }
     }
 
-    /// Why a number is not the integer a reader asked for: "expected …, found …".
-    package struct NumberRefusal: Error {
-        package let reason: String
-    }
-
     /// The number `text` as an integer in `range`, which the refusal calls `expected`.
     package static func integer<T: FixedWidthInteger>(number text: String, in range: ClosedRange<T>,
-                                                      expected: String) -> Result<T, NumberRefusal> {
+                                                      expected: String) -> Result<T, JSONNumberError> {
         switch exactInteger(text, as: T.self) {
         case .some(.some(let integer)) where range.contains(integer):
             return .success(integer)
         case .some:
-            return .failure(NumberRefusal(reason: "expected \(expected), found \(text)"))
+            return .failure(JSONNumberError(reason: "expected \(expected), found \(text)"))
         case .none:
-            return .failure(NumberRefusal(reason: "expected \(expected), found \(text), which is not a whole number"))
+            return .failure(JSONNumberError(reason: "expected \(expected), found \(text), which is not a whole number"))
         }
     }
 
@@ -263,4 +258,9 @@ package struct JSONObject {
         }
         return previous[b.count]
     }
+}
+
+/// Why a number is not the integer a reader asked for: "expected …, found …".
+package struct JSONNumberError: Error {
+    package let reason: String
 }

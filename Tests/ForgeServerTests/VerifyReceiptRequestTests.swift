@@ -5,12 +5,12 @@ import XCTest
 /// before, anything that is not RFC 8259 JSON (answered 21002) is refused with the JSON
 /// location of the problem.
 final class VerifyReceiptRequestTests: XCTestCase {
-    private func request(_ body: String) throws(VerifyReceiptRequest.Failure) -> VerifyReceiptRequest {
+    private func request(_ body: String) throws(VerifyReceiptRequestError) -> VerifyReceiptRequest {
         try VerifyReceiptRequest(body: Array(body.utf8))
     }
 
     private func failure(_ body: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
-        do throws(VerifyReceiptRequest.Failure) {
+        do throws(VerifyReceiptRequestError) {
             let parsed = try request(body)
             XCTFail("\(body) was taken: \(parsed)", file: file, line: line)
             return nil

@@ -165,7 +165,7 @@ final class DeliveryTests: XCTestCase {
         let outbox = NotificationOutbox(schedule: .production)
         try outbox.enqueue(notification(30), at: Self.start)
         XCTAssertThrowsError(try outbox.enqueue(notification(30), at: Self.start)) { error in
-            XCTAssertEqual(error as? NotificationOutbox.Refusal, .duplicateNotificationUUID(notification(30).notificationUUID))
+            XCTAssertEqual(error as? NotificationOutboxError, .duplicateNotificationUUID(notification(30).notificationUUID))
         }
         let claims = outbox.claimDue(upTo: Self.start)
         XCTAssertEqual(claims.count, 1)

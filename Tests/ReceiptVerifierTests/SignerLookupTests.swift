@@ -17,7 +17,7 @@ final class SignerLookupTests: XCTestCase {
         [try Certificate(Self.other), try Certificate(Self.leaf)]
     }
 
-    func find(issuer: [UInt8], serial: [UInt8]) throws -> Result<Int, VerdictFailure> {
+    func find(issuer: [UInt8], serial: [UInt8]) throws -> Result<Int, VerdictError> {
         SignedDataVerifier.findSigner(.issuerAndSerialNumber(issuer: issuer, serialNumber: serial), in: try certificates())
     }
 

@@ -54,7 +54,7 @@ final class BearerTokenVerifierTests: XCTestCase {
         }
     }
 
-    private func verify(_ authorization: String?, now: Date = BearerTokenVerifierTests.now) -> Result<AuthenticatedToken, AuthenticationFailure> {
+    private func verify(_ authorization: String?, now: Date = BearerTokenVerifierTests.now) -> Result<AuthenticatedToken, AuthenticationError> {
         verifier.verify(authorization: authorization, now: now)
     }
 
@@ -104,7 +104,7 @@ final class BearerTokenVerifierTests: XCTestCase {
         }
         let valid = try Token().authorization()
         let parts = valid.dropFirst("Bearer ".count).split(separator: ".").map(String.init)
-        let cases: [(String, String?, AuthenticationFailure.Reason)] = try [
+        let cases: [(String, String?, AuthenticationError.Reason)] = try [
             ("no header", nil, .missingAuthorization),
             ("Basic scheme", "Basic dXNlcjpwYXNz", .malformedAuthorization),
             ("Bearer without a token", "Bearer ", .malformedAuthorization),
@@ -159,7 +159,7 @@ final class BearerTokenVerifierTests: XCTestCase {
                 XCTAssertFalse(failure.message.isEmpty, label)
             }
         }
-        XCTAssertEqual(Set(cases.map(\.2)), Set(AuthenticationFailure.Reason.allCases), "a reason no test reaches")
+        XCTAssertEqual(Set(cases.map(\.2)), Set(AuthenticationError.Reason.allCases), "a reason no test reaches")
     }
 
     /// The reference token's claims with `bid` changed, base64url: signed by nobody.
@@ -193,15 +193,15 @@ final class BearerTokenVerifierTests: XCTestCase {
         let twin = APIKey(keyIdentifier: key.keyIdentifier, issuerIdentifier: key.issuerIdentifier,
                           publicKey: TestAPIKey(seed: 2).privateKey.publicKey)
         XCTAssertThrowsError(try BearerTokenVerifier(keys: [key, TestAPIKey(seed: 3).apiKey, twin], bundleIdentifier: "b")) { error in
-            XCTAssertEqual(error as? BearerTokenVerifier.DuplicateKeyIdentifier,
-                           BearerTokenVerifier.DuplicateKeyIdentifier(keyIdentifier: key.keyIdentifier))
+            XCTAssertEqual(error as? DuplicateKeyIdentifierError,
+                           DuplicateKeyIdentifierError(keyIdentifier: key.keyIdentifier))
         }
         let both = try BearerTokenVerifier(keys: [key, TestAPIKey(seed: 3).apiKey], bundleIdentifier: "b")
         XCTAssertEqual(both.keyIdentifiers, [key.keyIdentifier, TestAPIKey(seed: 3).keyIdentifier].sorted())
     }
 
     func testReasonNamesAreHeaderTokens() {
-        let names = AuthenticationFailure.Reason.allCases.map(\.rawValue)
+        let names = AuthenticationError.Reason.allCases.map(\.rawValue)
         XCTAssertEqual(Set(names).count, names.count)
         for name in names {
             XCTAssertNotNil(name.wholeMatch(of: /[a-z]+(-[a-z]+)*/), name)
@@ -238,8 +238,8 @@ final class BearerTokenVerifierTests: XCTestCase {
     }
 }
 
-extension Result where Failure == AuthenticationFailure {
-    var failureReason: AuthenticationFailure.Reason? {
+extension Result where Failure == AuthenticationError {
+    var failureReason: AuthenticationError.Reason? {
         if case .failure(let failure) = self { return failure.reason }
         return nil
     }

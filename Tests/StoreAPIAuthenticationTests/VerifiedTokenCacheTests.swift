@@ -16,7 +16,7 @@ final class VerifiedTokenCacheTests: XCTestCase {
     }
 
     /// The answer as a comparable value: the claims, or the reason and message.
-    private func answer(_ result: Result<AuthenticatedToken, AuthenticationFailure>) -> String {
+    private func answer(_ result: Result<AuthenticatedToken, AuthenticationError>) -> String {
         switch result {
         case .success(let token): return "ok \(token)"
         case .failure(let failure): return "refused \(failure.description)"

@@ -9,10 +9,10 @@ final class NotificationHistoryQueryTests: XCTestCase {
     private let now: StoreInstant = 1_800_000_000_000
 
     private func query(start: Int64, end: Int64? = nil, type: String? = nil, subtype: String? = nil,
-                       environment: AppEnvironment = .production) -> Result<NotificationHistoryQuery, ServerAPIFailure> {
+                       environment: AppEnvironment = .production) -> Result<NotificationHistoryQuery, ServerAPIError> {
         let body = NotificationHistoryQuery.Body(startDate: start, endDate: end ?? now, notificationType: type, notificationSubtype: subtype,
                                                  transactionId: nil, onlyFailures: nil)
-        do throws(ServerAPIFailure) {
+        do throws(ServerAPIError) {
             return .success(try NotificationHistoryQuery(body: body, now: now, environment: environment))
         } catch {
             return .failure(error)

@@ -9,7 +9,7 @@ final class ServerAPIAuthenticationTests: XCTestCase {
     let fixture = Fixture()
 
     func testFailuresAre401WithTheirReason() throws {
-        let cases: [(String?, AuthenticationFailure.Reason)] = [
+        let cases: [(String?, AuthenticationError.Reason)] = [
             (nil, .missingAuthorization),
             ("Basic dXNlcjpwYXNz", .malformedAuthorization),
             ("Bearer not-a-jwt", .malformedToken),

@@ -39,7 +39,7 @@ final class StoreErrorMappingTests: XCTestCase {
         XCTAssertEqual(Set(Self.expected.keys), Set(StoreError.Code.allCases), "a store code without a row here")
         for code in StoreError.Code.allCases {
             XCTAssertEqual(StoreAPIError(code)?.rawValue, Self.expected[code] ?? nil, code.rawValue)
-            let failure = ServerAPIFailure(StoreError(code, field: "field", "why"))
+            let failure = ServerAPIError(StoreError(code, field: "field", "why"))
             XCTAssertEqual(failure.error.rawValue, (Self.expected[code] ?? nil) ?? 4_000_000, code.rawValue)
             XCTAssertEqual(failure.detail, "field: why (\(code.rawValue))")
         }
@@ -52,7 +52,7 @@ final class StoreErrorMappingTests: XCTestCase {
         ]
         XCTAssertEqual(Set(expected.keys), Set(NotificationChannelError.Code.allCases))
         for code in NotificationChannelError.Code.allCases {
-            let failure = ServerAPIFailure(NotificationChannelError(code, "why"))
+            let failure = ServerAPIError(NotificationChannelError(code, "why"))
             XCTAssertEqual(failure.error.rawValue, expected[code], code.rawValue)
             XCTAssertEqual(failure.detail, "why")
         }

@@ -22,7 +22,7 @@ struct CheckRunner {
         var next = 0
         var done = 0
         var results: [CheckResult?]
-        var startFailure: HarnessProcess.StartFailure?
+        var startFailure: HarnessStartError?
 
         init(count: Int) { results = Array(repeating: nil, count: count) }
 
@@ -50,7 +50,7 @@ struct CheckRunner {
                     }
                     guard let index = claimed else { return }
                     let treeCase = cases[index]
-                    do throws(HarnessProcess.StartFailure) {
+                    do throws(HarnessStartError) {
                         let result = try check(treeCase, environment: environment)
                         shared.withLock { state in
                             state.results[index] = result
@@ -76,7 +76,7 @@ struct CheckRunner {
     }
 
     /// One case: the validator's run, its answer and the outcome.
-    func check(_ treeCase: ManifestVerifier.TreeCase, environment base: [String: String]) throws(HarnessProcess.StartFailure) -> CheckResult {
+    func check(_ treeCase: ManifestVerifier.TreeCase, environment base: [String: String]) throws(HarnessStartError) -> CheckResult {
         let values = Self.values(for: treeCase)
         var environment = base
         for (name, value) in values { environment["FORGE_" + name.uppercased()] = value }

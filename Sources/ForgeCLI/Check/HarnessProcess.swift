@@ -23,22 +23,15 @@ struct HarnessProcess {
         var seconds: Double
     }
 
-    /// The validator could not be started at all (exit 127).
-    struct StartFailure: Error, CustomStringConvertible {
-        let command: String
-        let reason: String
-        var description: String { "cannot start \(command): \(reason)" }
-    }
-
     static let errorTailBytes = 2048
 
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double) throws(StartFailure) -> Result {
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double) throws(HarnessStartError) -> Result {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { throw StartFailure(command: arguments[0], reason: String(cString: strerror(errno))) }
+        guard pipe(&outPipe) == 0 else { throw HarnessStartError(command: arguments[0], reason: String(cString: strerror(errno))) }
         guard pipe(&errPipe) == 0 else {
             close(outPipe[0]); close(outPipe[1])
-            throw StartFailure(command: arguments[0], reason: String(cString: strerror(errno)))
+            throw HarnessStartError(command: arguments[0], reason: String(cString: strerror(errno)))
         }
         for descriptor in outPipe + errPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
 
@@ -75,7 +68,7 @@ struct HarnessProcess {
         close(errPipe[1])
         guard spawned == 0 else {
             close(outPipe[0]); close(errPipe[0])
-            throw StartFailure(command: arguments[0], reason: String(cString: strerror(spawned)))
+            throw HarnessStartError(command: arguments[0], reason: String(cString: strerror(spawned)))
         }
         HarnessGroups.add(pid)
         defer { HarnessGroups.remove(pid) }
@@ -168,4 +161,11 @@ struct HarnessProcess {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
+}
+
+/// The validator could not be started at all (exit 127).
+struct HarnessStartError: Error, CustomStringConvertible {
+    let command: String
+    let reason: String
+    var description: String { "cannot start \(command): \(reason)" }
 }

@@ -179,14 +179,14 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// The SignerInfo's digest algorithm, or the verdict refusing it.
-    static func digestAlgorithm(_ identifier: AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictFailure> {
+    static func digestAlgorithm(_ identifier: AlgorithmIdentifier) -> Result<DigestAlgorithm, VerdictError> {
         guard let algorithm = DigestAlgorithm(oid: identifier.oid), DigestAlgorithm.acceptedInReceipts.contains(algorithm) else {
-            return .failure(VerdictFailure(.unsupportedAlgorithm,
+            return .failure(VerdictError(.unsupportedAlgorithm,
                                            "signerInfos[0].digestAlgorithm \(identifier.oid.shortName ?? identifier.oid.description) "
                                                + "is not sha1 or sha256"))
         }
         guard identifier.hasAbsentOrNullParameters else {
-            return .failure(VerdictFailure(.malformed, "signerInfos[0].digestAlgorithm parameters must be absent or NULL"))
+            return .failure(VerdictError(.malformed, "signerInfos[0].digestAlgorithm parameters must be absent or NULL"))
         }
         return .success(algorithm)
     }
@@ -210,10 +210,10 @@ public struct SignedDataVerifier: Sendable {
 
     /// The index of the certificate `identifier` names: issuer matching (canonical form,
     /// as chain building matches names) and the same serial number.
-    static func findSigner(_ identifier: SignerIdentifier, in certificates: [Certificate]) -> Result<Int, VerdictFailure> {
+    static func findSigner(_ identifier: SignerIdentifier, in certificates: [Certificate]) -> Result<Int, VerdictError> {
         switch identifier {
         case .subjectKeyIdentifier:
-            return .failure(VerdictFailure(.malformed, "signerInfos[0].sid is a subjectKeyIdentifier; PKCS#7 receipts name "
+            return .failure(VerdictError(.malformed, "signerInfos[0].sid is a subjectKeyIdentifier; PKCS#7 receipts name "
                                                + "their signer by issuerAndSerialNumber"))
         case .issuerAndSerialNumber(let issuerBytes, let serial):
             let wanted = serial.drop { $0 == 0 }
@@ -229,13 +229,13 @@ public struct SignedDataVerifier: Sendable {
                 let element = try reader.readElement()
                 issuer = try DistinguishedName(element, path: ["signerInfos[0]", "sid", "issuer"])
             } catch let error as CertificateError {
-                return .failure(VerdictFailure(.malformed, "\(error)"))
+                return .failure(VerdictError(.malformed, "\(error)"))
             } catch {
-                return .failure(VerdictFailure(.malformed, "signerInfos[0].sid.issuer: \(error)"))
+                return .failure(VerdictError(.malformed, "signerInfos[0].sid.issuer: \(error)"))
             }
             let index = certificates.firstIndex { hasSerial($0) && $0.issuer.matches(issuer) }
             guard let index else {
-                return .failure(VerdictFailure(.signerNotFound,
+                return .failure(VerdictError(.signerNotFound,
                                                "no certificate in the receipt is the signer named by signerInfos[0].sid "
                                                    + "(issuer \(issuer), serial \(lowercaseHex(serial)))"))
             }
@@ -245,7 +245,7 @@ public struct SignedDataVerifier: Sendable {
 }
 
 /// A verdict carried through a `Result`.
-struct VerdictFailure: Error {
+struct VerdictError: Error {
     let verdict: Verdict
     init(_ reason: VerdictReason, _ detail: String) { verdict = Verdict(reason, detail) }
     init(_ chainFailure: ChainFailure, _ detail: String) { verdict = Verdict(chainFailure, detail) }

@@ -5,7 +5,7 @@ import StoreNotifications
 
 /// Why the Server API refused a request: Apple's error (its body and HTTP status go to
 /// the client) and, for the log, what exactly was wrong.
-public struct ServerAPIFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ServerAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     public let error: StoreAPIError
     public let detail: String
 

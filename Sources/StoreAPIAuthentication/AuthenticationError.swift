@@ -2,7 +2,7 @@
 /// one alike (HTTP 401, body `Unauthenticated`); a local server also says which check
 /// failed, by `reason`'s stable name in a response header and a log line, and by
 /// `message` for a person. Two failures are equal when their reasons are.
-public struct AuthenticationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One case per check, in the order the verifier makes them.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         /// No `Authorization` header.
