@@ -121,7 +121,7 @@ enum NotificationChoice {
             offered += signed.map(\.kind.description)
         }
         var seen = Set<String>()
-        throw NotificationChoiceError(.noScenarioMakesIt, "no catalogue scenario makes \(wanted); kinds: "
+        throw NotificationChoiceError(code: .noScenarioMakesIt, description: "no catalogue scenario makes \(wanted); kinds: "
                       + offered.filter { seen.insert($0).inserted }.joined(separator: ", "))
     }
 }
@@ -135,9 +135,4 @@ struct NotificationChoiceError: Error, CustomStringConvertible {
 
     let code: Code
     let description: String
-
-    init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
 }

@@ -30,24 +30,24 @@ package final class FaultPlan: Sendable {
         for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", omittingEmptySubsequences: false)
             guard parts.count == 2 else {
-                throw FaultPlanError(.malformedItem, "'\(item)' is not FAULT=RATE (e.g. 21005=0.02 or http-503=5%)")
+                throw FaultPlanError(code: .malformedItem, description: "'\(item)' is not FAULT=RATE (e.g. 21005=0.02 or http-503=5%)")
             }
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             guard let fault = Fault(name) else {
-                throw FaultPlanError(.unknownFault, "'\(name)' is not a fault: \(Fault.spellings)")
+                throw FaultPlanError(code: .unknownFault, description: "'\(name)' is not a fault: \(Fault.spellings)")
             }
             let rateText = parts[1].trimmingCharacters(in: .whitespaces)
             let percent = rateText.hasSuffix("%")
             guard let number = Double(percent ? String(rateText.dropLast()) : rateText), number.isFinite,
                   number >= 0, number <= (percent ? 100 : 1) else {
-                throw FaultPlanError(.invalidRate, "'\(rateText)' (for \(name)) is not a rate between 0 and 1, or 0% and 100%")
+                throw FaultPlanError(code: .invalidRate, description: "'\(rateText)' (for \(name)) is not a rate between 0 and 1, or 0% and 100%")
             }
             rates.append((fault, percent ? number / 100 : number))
         }
         for surface in Fault.Surface.allCases {
             let total = rates.filter { $0.fault.applies(to: surface) }.reduce(0) { $0 + $1.rate }
             guard total <= 1 + 1e-9 else {
-                throw FaultPlanError(.ratesOverOne, "the rates of the faults for \(surface) add up to \(total), more than 1")
+                throw FaultPlanError(code: .ratesOverOne, description: "the rates of the faults for \(surface) add up to \(total), more than 1")
             }
         }
         self.init(rates: rates, seed: seed)
@@ -80,9 +80,4 @@ package struct FaultPlanError: Error, Sendable, Hashable, CustomStringConvertibl
 
     package let code: Code
     package let description: String
-
-    package init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
 }

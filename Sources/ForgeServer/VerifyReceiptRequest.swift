@@ -35,11 +35,11 @@ package struct VerifyReceiptRequest: Sendable, Hashable {
                     : try exclude.choice([("true", true), ("false", false)], naming: "exclude-old-transactions string")
             }
         } catch {
-            throw VerifyReceiptRequestError(.malformedBody, error.description)
+            throw VerifyReceiptRequestError(code: .malformedBody, description: error.description)
         }
-        guard let receiptData else { throw VerifyReceiptRequestError(.missingReceiptData, "no receipt-data") }
-        guard let receipt = Self.base64(receiptData) else { throw VerifyReceiptRequestError(.receiptDataNotBase64, "receipt-data is not Base64") }
-        guard !receipt.isEmpty else { throw VerifyReceiptRequestError(.emptyReceiptData, "receipt-data is empty") }
+        guard let receiptData else { throw VerifyReceiptRequestError(code: .missingReceiptData, description: "no receipt-data") }
+        guard let receipt = Self.base64(receiptData) else { throw VerifyReceiptRequestError(code: .receiptDataNotBase64, description: "receipt-data is not Base64") }
+        guard !receipt.isEmpty else { throw VerifyReceiptRequestError(code: .emptyReceiptData, description: "receipt-data is empty") }
         self.init(receipt: receipt, password: password, excludeOldTransactions: excludeOldTransactions)
     }
 
@@ -63,9 +63,4 @@ package struct VerifyReceiptRequestError: Error, Sendable, Hashable, CustomStrin
 
     package let code: Code
     package let description: String
-
-    package init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
 }

@@ -41,7 +41,7 @@ public final class HTTPWebhookSender: WebhookSender {
                 }
                 tls.additionalTrustRoots = [.certificates(certificates)]
             } catch {
-                throw WebhookSenderError(.invalidTrustRoots, "the trust roots are not PEM or DER certificates: \(error)")
+                throw WebhookSenderError(code: .invalidTrustRoots, description: "the trust roots are not PEM or DER certificates: \(error)")
             }
         }
         timeoutAmount = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
@@ -133,9 +133,4 @@ public struct WebhookSenderError: Error, Sendable, Hashable, CustomStringConvert
 
     public let code: Code
     public let description: String
-
-    public init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
 }

@@ -69,7 +69,7 @@ public struct MutantBatch: Sendable {
 
     /// Makes `count` distinct mutants of `source` from `seed`.
     public init(source: Source, count: Int, seed: UInt64, forge: Forge = Forge()) throws {
-        guard count > 0 else { throw MutantBatchError(.invalidCount, "the count must be at least 1") }
+        guard count > 0 else { throw MutantBatchError(code: .invalidCount, description: "the count must be at least 1") }
         self.forge = forge
         var base: MutableReceipt
         var app: AppUnderTest
@@ -78,12 +78,12 @@ public struct MutantBatch: Sendable {
         case .forgeCase(let forgeCase):
             let minted = try forge.mint(forgeCase)
             guard let file = minted.receipt, let opened = MutableReceipt(file: file) else {
-                throw MutantBatchError(.caseHasNoDecodableReceipt, "case '\(forgeCase.id)' has no receipt whose payload decodes: pick another case")
+                throw MutantBatchError(code: .caseHasNoDecodableReceipt, description: "case '\(forgeCase.id)' has no receipt whose payload decodes: pick another case")
             }
             (base, app, caseForDescription, sourceName) = (opened, minted.app, forgeCase, forgeCase.id)
         case .receipt(let bytes, let name):
             guard let opened = MutableReceipt(file: bytes) else {
-                throw MutantBatchError(.notADecodableReceipt, "\(name): not a PKCS#7 receipt whose payload decodes")
+                throw MutantBatchError(code: .notADecodableReceipt, description: "\(name): not a PKCS#7 receipt whose payload decodes")
             }
             base = opened
             app = Self.app(for: &base, seed: seed)
@@ -234,9 +234,4 @@ public struct MutantBatchError: Error, Sendable, Hashable, CustomStringConvertib
 
     public let code: Code
     public let description: String
-
-    public init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
 }
