@@ -62,16 +62,10 @@ struct ForgeServeResponder: HTTPResponder {
         guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
 
         let fault: Fault?
-        switch chooseFault(request, for: .verifyReceipt, &line) {
-        case .fault(let chosen): fault = chosen
-        case .refused(let response): return response
-        }
-        if case .close = fault { try await dropConnection(context, &line) }
-
         let body: [UInt8]
-        switch try await readBody(request, context: context, &line) {
-        case .body(let bytes): body = bytes
-        case .refused(let response): return response
+        switch try await prelude(request, context: context, faultsFor: .verifyReceipt, &line) {
+        case .ready(let chosen, let bytes): (fault, body) = (chosen, bytes)
+        case .answered(let response): return response
         }
         await requestReceived(endpoint)
 
@@ -148,6 +142,31 @@ struct ForgeServeResponder: HTTPResponder {
         }
     }
 
+    private enum Prelude {
+        /// The fault to apply (nil: none) and the body.
+        case ready(Fault?, [UInt8])
+        /// The header named no fault of the surface, or the body was too large: the answer to send.
+        case answered(Response)
+    }
+
+    /// What every request to a surface goes through before its handler: the fault for
+    /// `surface` (none when nil) chosen, the connection dropped for `close`, the body read.
+    private func prelude(_ request: Request, context: Context, faultsFor surface: Fault.Surface?,
+                         _ line: inout LogLine) async throws -> Prelude {
+        var fault: Fault?
+        if let surface {
+            switch chooseFault(request, for: surface, &line) {
+            case .fault(let chosen): fault = chosen
+            case .refused(let response): return .answered(response)
+            }
+        }
+        if case .close = fault { try await dropConnection(context, &line) }
+        switch try await readBody(request, context: context, &line) {
+        case .body(let bytes): return .ready(fault, bytes)
+        case .refused(let response): return .answered(response)
+        }
+    }
+
     private enum BodyRead {
         case body([UInt8])
         /// Too large: the answer to send (the connection closes after it).
@@ -182,18 +201,13 @@ struct ForgeServeResponder: HTTPResponder {
     /// whatever its credentials, and a test that injects one needs no key. A path that
     /// is no endpoint stays 404 (405 for another method), as no server fails there.
     private func answerServerAPI(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
-        var fault: Fault?
-        if case .endpoint = ServerAPIEndpoint.route(method: request.method.rawValue, path: request.uri.path) {
-            switch chooseFault(request, for: .serverAPI, &line) {
-            case .fault(let chosen): fault = chosen
-            case .refused(let response): return response
-            }
-        }
-        if case .close = fault { try await dropConnection(context, &line) }
+        var surface: Fault.Surface?
+        if case .endpoint = ServerAPIEndpoint.route(method: request.method.rawValue, path: request.uri.path) { surface = .serverAPI }
+        let fault: Fault?
         let body: [UInt8]
-        switch try await readBody(request, context: context, &line) {
-        case .body(let bytes): body = bytes
-        case .refused(let response): return response
+        switch try await prelude(request, context: context, faultsFor: surface, &line) {
+        case .ready(let chosen, let bytes): (fault, body) = (chosen, bytes)
+        case .answered(let response): return response
         }
         let answer: APIResponse
         switch fault {
@@ -227,9 +241,9 @@ struct ForgeServeResponder: HTTPResponder {
     /// A control API request: the handler answers, this converts.
     private func answerControl(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
         let body: [UInt8]
-        switch try await readBody(request, context: context, &line) {
-        case .body(let bytes): body = bytes
-        case .refused(let response): return response
+        switch try await prelude(request, context: context, faultsFor: nil, &line) {
+        case .ready(_, let bytes): body = bytes
+        case .answered(let response): return response
         }
         let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
         if let notifications = serverAPI.notifications {
