@@ -64,7 +64,7 @@ struct ForgeServeResponder: HTTPResponder {
         let fault: Fault?
         let body: [UInt8]
         switch try await prelude(request, context: context, faultsFor: .verifyReceipt, &line) {
-        case .ready(let chosen, let bytes): (fault, body) = (chosen, bytes)
+        case .proceed(let ready): (fault, body) = ready
         case .answered(let response): return response
         }
         await requestReceived(endpoint)
@@ -86,25 +86,26 @@ struct ForgeServeResponder: HTTPResponder {
 
     // MARK: Faults
 
-    private enum FaultChoice {
-        case fault(Fault?)
-        /// The header names no fault of this surface: the 400 to send.
-        case refused(Response)
+    /// A step before the handler: its value, or the answer to send instead (a fault header
+    /// that names no fault of the surface, a body too large).
+    private enum Step<Value> {
+        case proceed(Value)
+        case answered(Response)
     }
 
     /// The header's fault, or without the header one drawn from `--faults`, for a request to `surface`.
-    private func chooseFault(_ request: Request, for surface: Fault.Surface, _ line: inout LogLine) -> FaultChoice {
+    private func chooseFault(_ request: Request, for surface: Fault.Surface, _ line: inout LogLine) -> Step<Fault?> {
         guard let text = request.headers[Self.faultHeader] else {
             let fault = faults?.next(for: surface)
             line.fault = fault?.description
-            return .fault(fault)
+            return .proceed(fault)
         }
         let spelling = text.trimmingCharacters(in: .whitespaces)
         let problem: String
         if let fault = Fault(spelling) {
             guard !fault.applies(to: surface) else {
                 line.fault = fault.description
-                return .fault(fault)
+                return .proceed(fault)
             }
             problem = "is a fault of \(Fault.Surface.allCases.first { fault.applies(to: $0) }!), not of \(surface)"
         } else {
@@ -112,7 +113,7 @@ struct ForgeServeResponder: HTTPResponder {
         }
         line.http = 400
         line.verdict = "bad-fault-header"
-        return .refused(Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(
+        return .answered(Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(
             string: "X-Forge-Fault '\(text)' \(problem): \(surface) takes one of: \(surface.spellings)\n"))))
     }
 
@@ -142,51 +143,38 @@ struct ForgeServeResponder: HTTPResponder {
         }
     }
 
-    private enum Prelude {
-        /// The fault to apply (nil: none) and the body.
-        case ready(Fault?, [UInt8])
-        /// The header named no fault of the surface, or the body was too large: the answer to send.
-        case answered(Response)
-    }
-
     /// What every request to a surface goes through before its handler: the fault for
     /// `surface` (none when nil) chosen, the connection dropped for `close`, the body read.
     private func prelude(_ request: Request, context: Context, faultsFor surface: Fault.Surface?,
-                         _ line: inout LogLine) async throws -> Prelude {
+                         _ line: inout LogLine) async throws -> Step<(fault: Fault?, body: [UInt8])> {
         var fault: Fault?
         if let surface {
             switch chooseFault(request, for: surface, &line) {
-            case .fault(let chosen): fault = chosen
-            case .refused(let response): return .answered(response)
+            case .proceed(let chosen): fault = chosen
+            case .answered(let response): return .answered(response)
             }
         }
         if case .close = fault { try await dropConnection(context, &line) }
         switch try await readBody(request, context: context, &line) {
-        case .body(let bytes): return .ready(fault, bytes)
-        case .refused(let response): return .answered(response)
+        case .proceed(let body): return .proceed((fault, body))
+        case .answered(let response): return .answered(response)
         }
     }
 
-    private enum BodyRead {
-        case body([UInt8])
-        /// Too large: the answer to send (the connection closes after it).
-        case refused(Response)
-    }
-
     /// The body, up to the limit and within the read timeout.
-    private func readBody(_ request: Request, context: Context, _ line: inout LogLine) async throws -> BodyRead {
+    private func readBody(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Step<[UInt8]> {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
-            return .refused(tooLarge(context.channel, &line))
+            return .answered(tooLarge(context.channel, &line))
         }
         let channel = context.channel
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(readTimeout)) { channel.close(promise: nil) }
         do {
             let body = try await request.body.bytes(upTo: maximumBodySize)
             timer.cancel()
-            return .body(body)
+            return .proceed(body)
         } catch is NIOTooManyBytesError {
             timer.cancel()
-            return .refused(tooLarge(channel, &line))
+            return .answered(tooLarge(channel, &line))
         } catch {
             timer.cancel()
             line.verdict = "body-not-received"
@@ -206,7 +194,7 @@ struct ForgeServeResponder: HTTPResponder {
         let fault: Fault?
         let body: [UInt8]
         switch try await prelude(request, context: context, faultsFor: surface, &line) {
-        case .ready(let chosen, let bytes): (fault, body) = (chosen, bytes)
+        case .proceed(let ready): (fault, body) = ready
         case .answered(let response): return response
         }
         let answer: APIResponse
@@ -242,7 +230,7 @@ struct ForgeServeResponder: HTTPResponder {
     private func answerControl(_ request: Request, context: Context, _ line: inout LogLine) async throws -> Response {
         let body: [UInt8]
         switch try await prelude(request, context: context, faultsFor: nil, &line) {
-        case .ready(_, let bytes): body = bytes
+        case .proceed(let ready): body = ready.body
         case .answered(let response): return response
         }
         let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
