@@ -346,6 +346,10 @@ if let only = Context.environment["RECEIPT_FORGE_TEST_TARGETS"] {
     let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var needed: Set<String> = []
     var pending = only.split(separator: ",").map(String.init)
+    // A misspelt name would leave no test to run, and a run of no test passes: refused.
+    for name in pending where byName[name]?.type != .test {
+        fatalError("RECEIPT_FORGE_TEST_TARGETS names '\(name)', which is no test target of this package")
+    }
     while let name = pending.popLast() {
         guard needed.insert(name).inserted, let target = byName[name] else { continue }
         for dependency in target.dependencies {
