@@ -36,15 +36,33 @@ public struct Product: Sendable, Hashable {
 }
 
 /// An ISO 8601 duration of whole days, weeks, months or years: `P3D`, `P1W`, `P1M`, `P6M`, `P1Y`.
+///
+/// The count is 1 to 999 (what App Store Connect and a `.storekit` file allow): a period of
+/// no length would renew a subscription for ever at one instant, so none can be made.
 public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     public enum Unit: Character, Sendable, Hashable {
         case day = "D", week = "W", month = "M", year = "Y"
     }
 
-    public var count: Int
-    public var unit: Unit
+    /// The counts a period may have.
+    public static let counts: ClosedRange<Int> = 1...999
+    /// One month: what the store assumes for a subscription whose product declares no period.
+    public static let oneMonth = SubscriptionPeriod(checkedCount: 1, unit: .month)
 
-    public init(count: Int, unit: Unit) {
+    public private(set) var count: Int
+    public private(set) var unit: Unit
+
+    /// Throws `SubscriptionPeriodError.countOutOfRange` unless `count` is in ``counts``.
+    public init(count: Int, unit: Unit) throws(SubscriptionPeriodError) {
+        guard Self.counts.contains(count) else {
+            throw .countOutOfRange(count: count, unit: unit)
+        }
+        self.init(checkedCount: count, unit: unit)
+    }
+
+    /// For counts this module writes itself, in ``counts``.
+    init(checkedCount count: Int, unit: Unit) {
+        assert(Self.counts.contains(count))
         self.count = count
         self.unit = unit
     }
@@ -52,9 +70,9 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     /// `P<n><D|W|M|Y>` with 1 ≤ n ≤ 999; nil for anything else.
     public init?(iso8601 text: String) {
         guard text.count >= 3, text.first == "P", let unit = text.last.flatMap(Unit.init(rawValue:)),
-              let count = Int(text.dropFirst().dropLast()), (1...999).contains(count),
+              let count = Int(text.dropFirst().dropLast()), Self.counts.contains(count),
               text.dropFirst().dropLast().allSatisfy(\.isASCII) else { return nil }
-        self.init(count: count, unit: unit)
+        self.init(checkedCount: count, unit: unit)
     }
 
     public var description: String { "P\(count)\(unit.rawValue)" }
@@ -68,6 +86,19 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
         case .week: return Int64(count) * 7 * day
         case .month: return Int64(count) * 30 * day
         case .year: return Int64(count) * 365 * day
+        }
+    }
+}
+
+/// Why a ``SubscriptionPeriod`` cannot be made.
+public enum SubscriptionPeriodError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The count is outside ``SubscriptionPeriod/counts``.
+    case countOutOfRange(count: Int, unit: SubscriptionPeriod.Unit)
+
+    public var description: String {
+        switch self {
+        case .countOutOfRange(let count, let unit):
+            return "a subscription period of \(count) \(unit) is outside 1...999 (P\(count)\(unit.rawValue))"
         }
     }
 }

@@ -51,7 +51,7 @@ package struct PurchaseHistory {
 
     /// The periods of one subscription, oldest first.
     package func renewals(of product: Product, index: Int, random: inout DeterministicRandom) -> [PurchaseDescription] {
-        let period = product.period ?? SubscriptionPeriod(count: 1, unit: .month)
+        let period = product.period ?? SubscriptionPeriod.oneMonth
         // Offer periods first, then the regular ones.
         var lengths: [(seconds: Int64, trial: Bool, intro: Bool)] = []
         if let offer = product.introductoryOffer {

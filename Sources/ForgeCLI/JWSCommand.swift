@@ -78,24 +78,27 @@ struct JWSListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the StoreKit 2 cases: kind, expected status, verifier environment, description.")
 
-    @Flag(help: "Print JSON: [{id, kind, expectedStatus, environment, description}].")
+    @Flag(help: "Print JSON: [{id, kind, expectedStatus, swiftLibrary, environment, description}] (swiftLibrary: what Apple's Swift library answers, docs/storekit2.md).")
     var json = false
 
     func run() throws {
         if json {
             struct Row: Encodable {
-                let id: String, kind: JWSKind, expectedStatus: JWSVerificationStatus, environment: JWSEnvironment, description: String
+                let id: String, kind: JWSKind, expectedStatus: JWSVerificationStatus, swiftLibrary: SwiftLibraryVerdict
+                let environment: JWSEnvironment, description: String
             }
             let rows = JWSCase.catalogue.map {
-                Row(id: $0.id, kind: $0.kind, expectedStatus: $0.expected, environment: $0.environment, description: $0.summary)
+                Row(id: $0.id, kind: $0.kind, expectedStatus: $0.expected, swiftLibrary: $0.swiftLibrary,
+                    environment: $0.environment, description: $0.summary)
             }
             print(String(decoding: try forgeJSON(rows), as: UTF8.self), terminator: "")
             return
         }
         let width = JWSCase.catalogue.map(\.id.count).max() ?? 0
         for jwsCase in JWSCase.catalogue {
+            let swift = jwsCase.swiftLibraryWhereItDiffers.map { " (Apple's Swift library: \($0.rawValue))" } ?? ""
             print("\(pad(jwsCase.id, width))  \(pad(jwsCase.kind.rawValue, 14))  \(pad(jwsCase.expected.rawValue, 22))  "
-                  + "\(pad(jwsCase.environment.rawValue, 10))  \(jwsCase.summary)")
+                  + "\(pad(jwsCase.environment.rawValue, 10))  \(jwsCase.summary)\(swift)")
         }
     }
 }

@@ -20,7 +20,7 @@ public struct StoreProduct: Sendable, Hashable {
     /// One period, in milliseconds (auto-renewable subscriptions; a month when the
     /// catalogue gives none, as the receipt forge assumes).
     public var periodLength: Int64 {
-        (product.period ?? SubscriptionPeriod(count: 1, unit: .month)).seconds * 1_000
+        (product.period ?? SubscriptionPeriod.oneMonth).seconds * 1_000
     }
 
     /// A fixed price list by kind and period, so every store of the same app agrees.
@@ -30,7 +30,7 @@ public struct StoreProduct: Sendable, Hashable {
         case .nonConsumable: return 4_990
         case .nonRenewingSubscription: return 2_990
         case .autoRenewableSubscription:
-            let days = (product.period ?? SubscriptionPeriod(count: 1, unit: .month)).seconds / 86_400
+            let days = (product.period ?? SubscriptionPeriod.oneMonth).seconds / 86_400
             switch days {
             case ..<8: return 1_990
             case ..<31: return 4_990

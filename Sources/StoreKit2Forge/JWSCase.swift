@@ -107,6 +107,31 @@ public struct JWSCase: FixtureCase, Hashable {
         givesAppAppleId = environment == .production
     }
 
+    /// What Apple's Swift library answers the file (``SwiftLibraryVerdict``, which says
+    /// where and why it differs from ``expected``, the Python library's status).
+    public var swiftLibrary: SwiftLibraryVerdict {
+        switch flaw {
+        case .tamperedPayload, .tamperedSignature, .derSignature, .jwkHeaderWithOtherKey:
+            return .invalidJWTFormat  // jwt-kit's signature failure is caught as a format error
+        case .algNone, .hs256WithLeafPublicKey, .x5cCount, .x5cMissing, .x5cEmpty:
+            return .invalidJWTFormat  // `alg` must be ES256 and `x5c` hold three entries
+        case .payloadNotAnObject, .certificateNotDER:
+            return .invalidJWTFormat  // the payload or the leaf does not decode
+        case .expiredJWTClaim:
+            return .valid  // no registered claim is checked
+        case .xcode where environment != .xcode:
+            return .invalidJWTFormat  // one certificate in `x5c`
+        case .none, .payloadEnvironment, .bundleId, .appAppleId, .untrustedRoot, .x5cThirdNotACertificate,
+             .leafWithoutMarker, .intermediateWithoutMarker, .leafExpires, .xcode:
+            return SwiftLibraryVerdict(sameAs: expected) ?? .invalidJWTFormat
+        }
+    }
+
+    /// ``swiftLibrary`` where it is not the same answer as ``expected``; nil where Apple's two libraries agree.
+    public var swiftLibraryWhereItDiffers: SwiftLibraryVerdict? {
+        SwiftLibraryVerdict(sameAs: expected) == swiftLibrary ? nil : swiftLibrary
+    }
+
     /// `signed.jws`, or `notification.json` (`{"signedPayload": …}`) for notifications.
     public var fileName: String { kind == .notification ? "notification.json" : "signed.jws" }
 

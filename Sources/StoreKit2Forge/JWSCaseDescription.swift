@@ -34,6 +34,16 @@ public struct JWSCaseDescription: Codable, Hashable, Sendable {
         /// For notifications: the status of each nested JWS (`data.signedTransactionInfo` …)
         /// verified with the same settings as its kind.
         public var nested: [String: JWSVerificationStatus]?
+        /// What Apple's Swift library answers, where it is not the same as `status`
+        /// (``SwiftLibraryVerdict``); absent where the two libraries agree.
+        public var swiftLibrary: SwiftLibraryVerdict?
+
+        public init(status: JWSVerificationStatus, nested: [String: JWSVerificationStatus]? = nil,
+                    swiftLibrary: SwiftLibraryVerdict? = nil) {
+            self.status = status
+            self.nested = nested
+            self.swiftLibrary = swiftLibrary
+        }
     }
 
     /// The case's id.

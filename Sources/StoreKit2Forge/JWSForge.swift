@@ -79,7 +79,9 @@ public struct JWSForge: FixtureForge {
         }
         let description = JWSCaseDescription(
             id: jwsCase.id, kind: jwsCase.kind, file: jwsCase.fileName, summary: jwsCase.summary,
-            expected: .init(status: jwsCase.expected, nested: nested), verifier: verifier,
+            expected: .init(status: jwsCase.expected, nested: nested,
+                            swiftLibrary: jwsCase.swiftLibraryWhereItDiffers),
+            verifier: verifier,
             signedDate: jwsCase.flaw == .xcode ? nil : signedDate)
         return MintedJWS(jwsCase: jwsCase, jws: jws, file: file, description: description)
     }

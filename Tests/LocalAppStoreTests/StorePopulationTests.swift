@@ -37,7 +37,7 @@ final class StorePopulationTests: XCTestCase {
     func testAStorekitCatalogueGivesItsOwnProducts() throws {
         let catalogue = ProductCatalogue(products: [
             Product(id: "com.acme.gems", kind: .consumable),
-            Product(id: "com.acme.plus", kind: .autoRenewableSubscription, period: SubscriptionPeriod(count: 1, unit: .month), groupID: "7"),
+            Product(id: "com.acme.plus", kind: .autoRenewableSubscription, period: try SubscriptionPeriod(count: 1, unit: .month), groupID: "7"),
         ])
         let store = StoreState(StoreConfiguration(app: AppDescription(bundleIdentifier: "com.acme", purchases: .catalogue(catalogue))))
         XCTAssertEqual(store.products.map(\.id), ["com.acme.gems", "com.acme.plus"])
