@@ -258,7 +258,7 @@ let package = Package(
 
         // MARK: Tests
         // Shared by the test targets: locating ../shared/real-receipts, hex helpers, running built products.
-        .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ForgeSupport", "StrictJSON"], path: "Tests/TestSupport"),
         .target(
             name: "WebhookTestSupport",
             dependencies: [

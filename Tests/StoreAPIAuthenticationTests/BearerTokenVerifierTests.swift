@@ -169,6 +169,32 @@ final class BearerTokenVerifierTests: XCTestCase {
         return Base64URL.encode(Array(Token.object(token.claims).utf8))
     }
 
+    /// Property: whatever number a signed token carries in `exp` or `iat` (anyone can sign
+    /// one with the public test key), the verifier answers, never traps; it accepts only a
+    /// finite date with the expiry after now and at most an hour after the issue date.
+    func testAnyNumberInADateClaimIsAnswered() throws {
+        let now = Self.now.timeIntervalSince1970
+        let iat = now - 60, exp = now + 240
+        var accepted = 0
+        for text in NumberTexts.sample(count: 600, seed: 35) + [String(Int(exp) - 100), String(iat + 0.5)] {
+            for claim in ["exp", "iat"] {
+                var token = Token()
+                token.set(claim, text)
+                switch verify(try token.authorization()) {
+                case .success:
+                    let value = try XCTUnwrap(Double(text), "\(claim) \(text) accepted")
+                    XCTAssertTrue(value.isFinite, "\(claim) \(text) accepted")
+                    let (issued, expires) = claim == "exp" ? (iat, value) : (value, exp)
+                    XCTAssertTrue(expires > now && expires - issued <= 3_600, "\(claim) \(text) accepted")
+                    accepted += 1
+                case .failure(let failure):
+                    XCTAssertFalse(failure.message.isEmpty, "\(claim) \(text)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(accepted, 0, "the sample reaches the acceptance")
+    }
+
     /// A date outside the calendar's years 1 to 9999 is shown in seconds alone: formatting
     /// clamps it to a wrong year (1e300 s reads as 506713-02-07).
     func testAnExtremeDateIsShownInSecondsAlone() throws {

@@ -1,4 +1,5 @@
 import StoreScenarios
+import TestSupport
 import XCTest
 
 /// A user's own script is read strictly; each refusal is typed and names the JSON location.
@@ -16,6 +17,32 @@ final class ScenarioScriptTests: XCTestCase {
 
     private func script(_ steps: String, extra: String = "") -> String {
         #"{"name": "mine", "summary": "s", "customer": "alice", "steps": [\#(steps)]\#(extra)}"#
+    }
+
+    /// Property: whatever number a scenario gives `advanceClock`, the reader refuses it
+    /// naming the step's field, or the scenario runs to a transcript or a `ScenarioError`;
+    /// nothing traps (issue 35, "No trap on user input").
+    func testAnyNumberInAStepIsRefusedOrRun() async {
+        var refused = 0, ran = 0
+        for text in NumberTexts.sample(count: 150, seed: 35) + ["86400", "1.5", "315360000"] {
+            let scenario: Scenario
+            do {
+                scenario = try Scenario(json: Array(script(#"{"control": "advanceClock", "body": {"seconds": \#(text)}}"#).utf8),
+                                        file: "mine.json")
+            } catch {
+                XCTAssertEqual(error.location, "$.steps[0].body.seconds", "\(text): \(error)")
+                refused += 1
+                continue
+            }
+            do {
+                _ = try await ScenarioRunner().run(scenario)
+            } catch {
+                XCTAssertFalse("\(error)".isEmpty, text)
+            }
+            ran += 1
+        }
+        XCTAssertGreaterThan(refused, 10, "the sample reaches the reader's refusals")
+        XCTAssertGreaterThan(ran, 10, "the sample reaches the runner")
     }
 
     func testRefusalsNameTheJSONLocation() {
