@@ -31,7 +31,7 @@ struct ForgeCommand: AsyncParsableCommand {
             """,
         subcommands: [MintCommand.self, ListCommand.self, DumpCommand.self, CACommand.self, ASN1Command.self, VerifyCommand.self,
                       CheckCommand.self, ReportCommand.self, JWSCommand.self, MutateCommand.self, ServeHandOverCommand.self,
-                      ScenarioCommand.self, NotifyHandOverCommand.self],
+                      ScenarioCommand.self, NotifyHandOverCommand.self, HealthHandOverCommand.self],
         defaultSubcommand: MintCommand.self
     )
 }

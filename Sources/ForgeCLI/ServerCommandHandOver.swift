@@ -117,3 +117,10 @@ struct NotifyHandOverCommand: HandedOverCommand {
     @Argument(parsing: .captureForPassthrough, help: .hidden)
     var arguments: [String] = []
 }
+
+struct HealthHandOverCommand: HandedOverCommand {
+    static let command = ServerCommand.health
+
+    @Argument(parsing: .captureForPassthrough, help: .hidden)
+    var arguments: [String] = []
+}

@@ -7,6 +7,7 @@
 package enum ServerCommand: String, CaseIterable, Sendable {
     case serve
     case notify
+    case health
 
     /// The executable that holds these subcommands, built beside `forge`.
     package static let executableName = "forge-serve"
@@ -18,6 +19,8 @@ package enum ServerCommand: String, CaseIterable, Sendable {
             return "Answer like Apple's verifyReceipt and App Store Server API, from the forge's receipts and a local App Store."
         case .notify:
             return "Send App Store Server Notifications V2 to a webhook, retried on Apple's schedule."
+        case .health:
+            return "Ask a running forge serve for /health: exit 0 when it answers 200 (the image's HEALTHCHECK)."
         }
     }
 }

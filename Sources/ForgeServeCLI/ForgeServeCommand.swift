@@ -13,6 +13,6 @@ struct ForgeServeCommand: AsyncParsableCommand {
         commandName: "forge",
         abstract: "The forge's commands that need HTTP (`forge serve`, `forge notify`, `forge scenario run --notify`), "
             + "run by `forge` or on their own as forge-serve.",
-        subcommands: [ServeCommand.self, NotifyCommand.self, ScenarioNotifyCommand.self]
+        subcommands: [ServeCommand.self, NotifyCommand.self, ScenarioNotifyCommand.self, HealthCommand.self]
     )
 }

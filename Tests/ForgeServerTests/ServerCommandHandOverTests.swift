@@ -13,9 +13,10 @@ final class ServerCommandHandOverTests: XCTestCase {
         let listed = overview.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         XCTAssertTrue(listed.contains("serve Answer like Apple's verifyReceipt"), overview.standardOutput)
         XCTAssertTrue(listed.contains("notify Send App Store Server Notifications V2 to a webhook"), overview.standardOutput)
-        XCTAssertEqual(listed.components(separatedBy: "Runs forge-serve.").count - 1, 2, overview.standardOutput)
+        XCTAssertTrue(listed.contains("health Ask a running forge serve for /health"), overview.standardOutput)
+        XCTAssertEqual(listed.components(separatedBy: "Runs forge-serve.").count - 1, 3, overview.standardOutput)
 
-        for (command, option) in [("serve", "--rate-limits"), ("notify", "--time-rate")] {
+        for (command, option) in [("serve", "--rate-limits"), ("notify", "--time-rate"), ("health", "--timeout")] {
             let direct = try ChildProcess.run(ChildProcess.product("forge-serve"), [command, "--help"])
             XCTAssertEqual(direct.status, 0)
             XCTAssertTrue(direct.standardOutput.contains("USAGE: forge \(command)"), direct.standardOutput)
@@ -39,7 +40,7 @@ final class ServerCommandHandOverTests: XCTestCase {
         let overview = try ChildProcess.run(ChildProcess.product("forge-serve"), ["--help"])
         XCTAssertEqual(overview.status, 0)
         let listed = overview.standardOutput.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        for command in ["serve ", "notify ", "scenario "] {
+        for command in ["serve ", "notify ", "scenario ", "health "] {
             XCTAssertTrue(listed.contains(command), overview.standardOutput)
         }
     }
