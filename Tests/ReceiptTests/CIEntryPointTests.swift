@@ -13,8 +13,8 @@ final class CIEntryPointTests: XCTestCase {
         let calls: [String]
     }
 
-    /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`, `dpkg`
-    /// and `pkg-config` first on `PATH`: the stand-in `swift` reports the environment the
+    /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`, `dpkg`,
+    /// `pkg-config` and `podman` first on `PATH`: the stand-in `swift` reports the environment the
     /// real one would have run in, records each call, and fails for `swift ARGUMENTS`
     /// equal to `failing`.
     private func runCI(failing: String? = nil) throws -> StubRun {
@@ -27,6 +27,7 @@ final class CIEntryPointTests: XCTestCase {
             "swift": "#!/bin/sh\necho \"swift $*\" >> '\(calls.path)'\necho \"swift $* with CI=${CI-unset}\"\n\(fail)exit 0\n",
             "dpkg": "#!/bin/sh\nexit 0\n",
             "pkg-config": "#!/bin/sh\nexit 0\n",
+            "podman": "#!/bin/sh\nexit 0\n",
         ]
         for (name, script) in stubs {
             let url = bin.appendingPathComponent(name)
@@ -56,7 +57,7 @@ final class CIEntryPointTests: XCTestCase {
     static let tsanTest = "swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter \(tsanFilter)"
     static let releaseBuilds = ["swift build -c release --static-swift-stdlib --scratch-path .build-release --product forge",
                                 "swift build -c release --static-swift-stdlib --scratch-path .build-release --product forge-serve"]
-    static let releaseTest = "swift test --skip-build --filter ReleaseTests.testTheStaticTarball"
+    static let releaseTest = "swift test --skip-build --filter ReleaseTests.testTheStaticTarball|ImageTests"
 
     /// The README's test command runs exactly as written there, after the build on its
     /// own; then scripts/docs, scripts/tsan and the release test; every step timed, and

@@ -1,0 +1,42 @@
+import Foundation
+import StrictJSON
+import TestSupport
+import XCTest
+
+/// compose.yaml (docs/container.md) is read as compose reads it (YAML, through the
+/// oracle venv's PyYAML): the arguments it gives the forge image start `forge serve`,
+/// and the notification URL names the app service on the port its stand-in listens on.
+final class ComposeExampleTests: XCTestCase {
+    private func compose() throws -> JSONValue {
+        let file = ChildProcess.packageRoot.appendingPathComponent("compose.yaml")
+        let read = try ChildProcess.run(PythonOracle.executable, PythonOracle.arguments([
+            "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", file.path]))
+        XCTAssertEqual(read.status, 0, read.standardError)
+        return try JSONValue(json: read.standardOutput)
+    }
+
+    func testTheForgeServiceStartsWithItsArgumentsAndNotifiesTheApp() throws {
+        try PythonOracle.require(module: "yaml")
+        let services = try XCTUnwrap(try compose()["services"])
+        XCTAssertEqual(services["forge"]?["image"]?.stringValue, "receipt-forge:latest")
+        XCTAssertEqual(services["forge"]?["ports"]?[0]?.stringValue, "8080:8080")
+        let arguments = try XCTUnwrap(services["forge"]?["command"]?.arrayValue?.compactMap(\.stringValue))
+        let notify = try XCTUnwrap(arguments.firstIndex(of: "--notify-url").map { arguments[$0 + 1] })
+        let url = try XCTUnwrap(URL(string: notify))
+        XCTAssertEqual(url.host, "app")
+        XCTAssertNotNil(services[try XCTUnwrap(url.host)], "the URL names a service of the file")
+        let app = try XCTUnwrap(services["app"]?["command"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "\n"))
+        XCTAssertTrue(app.contains("(\"0.0.0.0\", \(try XCTUnwrap(url.port)))"), app)
+        XCTAssertEqual(services["app"]?["depends_on"]?["forge"]?["condition"]?.stringValue, "service_healthy")
+
+        // The image's entrypoint is `forge-serve serve --host 0.0.0.0 --port 8080`; the test's address goes last.
+        let server = try ChildProcess.start(ChildProcess.product("forge-serve"),
+                                            ["serve", "--host", "0.0.0.0", "--port", "8080"] + arguments
+                                                + ["--host", "127.0.0.1", "--port", "0"])
+        defer { server.send(SIGKILL) }
+        let text = try server.waitForOutput(within: .seconds(60), "the address line") { $0.contains("listening on http://127.0.0.1:") }
+        XCTAssertTrue(text.contains("listening on http://127.0.0.1:"), text)
+        server.send(SIGTERM)
+        XCTAssertEqual(try server.waitForExit(within: .seconds(60)).status, 0)
+    }
+}
