@@ -160,7 +160,9 @@ let package = Package(
                 "APIMessage", "AppInput", "BER", "ForgeCA", "ForgeSupport", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "Receipt",
                 "ReceiptVerifier", "StoreAPIAuthentication", "StoreControlAPI", "StoreNotifications", "StoreServerAPI", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -191,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "ForgeServeCLI",
             dependencies: [
-                "AppInput", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "ReceiptForge",
+                "AppInput", "ForgeCA", "ForgeCommandLine", "ForgeServer", "HTTPWebhook", "LocalAppStore", "NotificationDelivery", "OwnedFileTree", "ReceiptForge",
                 "StoreAPIAuthentication", "StoreNotifications", "StoreScenarios", "StoreServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -274,10 +276,12 @@ let package = Package(
             "WebhookTestSupport", "ForgeServer", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Starts `forge serve` on 127.0.0.1 (ephemeral port) and talks to it over loopback.
-        .testTarget(name: "ForgeServerTests", dependencies: ["ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
+        .testTarget(name: "ForgeServerTests", dependencies: ["BER", "ForgeServer", "ForgeCLI", "ForgeServeCLI", "ForgeCA", "ForgeSupport", "ReceiptForge", "Receipt", "StrictJSON", "TestSupport", "WebhookTestSupport",
                                                              "LocalAppStore", "StoreAPIAuthentication", "StoreNotifications", "StoreServerAPI", "StoreKit2", crypto,
                                                              .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                             .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The Server API handler without HTTP: routing, each endpoint's shape, errors, tokens, pagination.
         .testTarget(name: "StoreServerAPITests", dependencies: ["APIMessage", "StoreServerAPI", "StoreControlAPI", "StoreNotifications", "ForgeSupport", "LocalAppStore", "StoreAPIAuthentication", "StoreKit2",
                                                                  "StoreKit2Verifier", "AppInput", "ForgeCA", "StrictJSON", "TestSupport", crypto]),

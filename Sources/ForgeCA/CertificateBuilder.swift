@@ -42,6 +42,26 @@ public struct CertificateTemplate: Sendable {
         /// Xcode's StoreKit certificate: self-signed, CA:TRUE, keyUsage digitalSignature +
         /// keyCertSign, extendedKeyUsage codeSigning (all critical).
         case selfSignedSigner
+        /// A TLS server: basicConstraints CA:FALSE, keyUsage digitalSignature (both
+        /// critical), extendedKeyUsage serverAuth; its names in `subjectAlternativeNames`.
+        case tlsServer
+    }
+
+    /// A `GeneralName` of RFC 5280 4.2.1.6, as the subject alternative names and the name
+    /// constraints of TLS certificates use it.
+    public enum GeneralName: Hashable, Sendable {
+        /// `dNSName` [2]: a host name (`api.storekit.apple.com`).
+        case dnsName(String)
+        /// `iPAddress` [7]: 4 or 16 bytes in a subject alternative name; in a name
+        /// constraint the address then its mask (8 or 32 bytes).
+        case ipAddress([UInt8])
+
+        func append(to writer: inout BERWriter) {
+            switch self {
+            case .dnsName(let name): writer.appendPrimitive(.context(2, constructed: false), contents: Array(name.utf8))
+            case .ipAddress(let bytes): writer.appendPrimitive(.context(7, constructed: false), contents: bytes)
+            }
+        }
     }
 
     public var serialNumber: UInt64
@@ -53,9 +73,15 @@ public struct CertificateTemplate: Sendable {
     /// Apple's marker extensions (value NULL, not critical), e.g. the WWDR intermediate's
     /// 1.2.840.113635.100.6.2.1 or the receipt signer's 1.2.840.113635.100.6.11.1.
     public var markerExtensions: [OID]
+    /// The subjectAltName extension's names (not critical); none when empty.
+    public var subjectAlternativeNames: [GeneralName]
+    /// A CA's nameConstraints permittedSubtrees (critical, as RFC 5280 4.2.1.10 asks): the
+    /// only names the certificates it issues may hold; none when empty.
+    public var permittedSubtrees: [GeneralName]
 
     public init(serialNumber: UInt64, issuer: NameBuilder, subject: NameBuilder,
-                notBefore: ASN1Time, notAfter: ASN1Time, role: Role, markerExtensions: [OID] = []) {
+                notBefore: ASN1Time, notAfter: ASN1Time, role: Role, markerExtensions: [OID] = [],
+                subjectAlternativeNames: [GeneralName] = [], permittedSubtrees: [GeneralName] = []) {
         self.serialNumber = serialNumber
         self.issuer = issuer
         self.subject = subject
@@ -63,6 +89,8 @@ public struct CertificateTemplate: Sendable {
         self.notAfter = notAfter
         self.role = role
         self.markerExtensions = markerExtensions
+        self.subjectAlternativeNames = subjectAlternativeNames
+        self.permittedSubtrees = permittedSubtrees
     }
 
     /// The DER certificate for the public key `subjectPublicKeyInfo`, signed by
@@ -88,7 +116,7 @@ public struct CertificateTemplate: Sendable {
                 explicit.appendSequence { extensions in
                     extensions.appendExtension(.basicConstraints, critical: true) { value in
                         value.appendSequence { constraints in
-                            if role != .endEntity { constraints.appendBoolean(true) }
+                            if role != .endEntity && role != .tlsServer { constraints.appendBoolean(true) }
                             if role == .intermediateCA { constraints.appendInteger(0) }
                         }
                     }
@@ -96,13 +124,36 @@ public struct CertificateTemplate: Sendable {
                         // Bits: digitalSignature 0, keyCertSign 5, cRLSign 6 (unused trailing bits dropped).
                         switch role {
                         case .rootCA, .intermediateCA: value.appendBitString(BitString(bytes: [0x06], unusedBits: 1))
-                        case .endEntity: value.appendBitString(BitString(bytes: [0x80], unusedBits: 7))
+                        case .endEntity, .tlsServer: value.appendBitString(BitString(bytes: [0x80], unusedBits: 7))
                         case .selfSignedSigner: value.appendBitString(BitString(bytes: [0x84], unusedBits: 2))
                         }
                     }
                     if role == .selfSignedSigner {
                         extensions.appendExtension(.extendedKeyUsage, critical: true) { value in
                             value.appendSequence { $0.appendObjectIdentifier(.codeSigning) }
+                        }
+                    }
+                    if role == .tlsServer {
+                        extensions.appendExtension(.extendedKeyUsage, critical: false) { value in
+                            value.appendSequence { $0.appendObjectIdentifier(.serverAuth) }
+                        }
+                    }
+                    if !subjectAlternativeNames.isEmpty {
+                        extensions.appendExtension(.subjectAlternativeName, critical: false) { value in
+                            value.appendSequence { names in
+                                for name in subjectAlternativeNames { name.append(to: &names) }
+                            }
+                        }
+                    }
+                    if !permittedSubtrees.isEmpty {
+                        extensions.appendExtension(.nameConstraints, critical: true) { value in
+                            value.appendSequence { constraints in
+                                constraints.appendConstructed(.context(0)) { permitted in
+                                    for name in permittedSubtrees {
+                                        permitted.appendSequence { name.append(to: &$0) }
+                                    }
+                                }
+                            }
                         }
                     }
                     extensions.appendExtension(.subjectKeyIdentifier, critical: false) { value in
@@ -134,6 +185,9 @@ public struct CertificateTemplate: Sendable {
 extension OID {
     package static let extendedKeyUsage: OID = "2.5.29.37"
     package static let codeSigning: OID = "1.3.6.1.5.5.7.3.3"
+    package static let serverAuth: OID = "1.3.6.1.5.5.7.3.1"
+    package static let subjectAlternativeName: OID = "2.5.29.17"
+    package static let nameConstraints: OID = "2.5.29.30"
 }
 
 /// RFC 5280 4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING's bytes.

@@ -94,6 +94,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The TCP port (0: any free port, printed at start).", valueName: "PORT"))
     var port = 8080
 
+    @Option(name: .customLong("tls-port"), help: ArgumentHelp(
+        "Also serve HTTPS (HTTP/2 or HTTP/1.1) on this port, routed by host name as well: api.storekit.apple.com is "
+            + "production, api.storekit-sandbox.apple.com sandbox, so Apple's clients need only name resolution and trust "
+            + "(0: any free port, printed at start).", valueName: "PORT"))
+    var tlsPort: Int?
+
+    @Option(name: .customLong("tls-dir"), help: ArgumentHelp(
+        "Where the local TLS root and server certificate live (made on first use, kept): trust DIR/ca.pem, or give "
+            + "DIR/ca-bundle.pem to REQUESTS_CA_BUNDLE.", valueName: "DIR"))
+    var tlsDir = "forge-tls"
+
     @Option(name: .customLong("root"), help: ArgumentHelp(
         "An App Store trust anchor, DER or PEM; repeat for several. Default: the committed test CA (Certs/root.cer).",
         valueName: "CERT"))
@@ -169,6 +180,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not between 0 and 65535") }
+        if let tlsPort {
+            guard (0...65_535).contains(tlsPort) else { throw ValidationError("--tls-port \(tlsPort) is not between 0 and 65535") }
+            guard tlsPort == 0 || tlsPort != port else { throw ValidationError("--tls-port \(tlsPort) is --port's too: give two ports") }
+        }
         if let sharedSecret {
             guard !sharedSecret.isEmpty, sharedSecret.allSatisfy(\.isHexDigit) else {
                 throw ValidationError("--shared-secret '\(sharedSecret)' is not hexadecimal (App Store Connect shows 32 hex digits)")
@@ -216,6 +231,15 @@ struct ServeCommand: AsyncParsableCommand {
         if !xcodeRoots.isEmpty { options.xcodeRoots = try loadCertificates(xcodeRoots, option: "--xcode-root", context: "forge serve") }
         options.host = host
         options.port = port
+        var tlsNote = ""
+        if let tlsPort {
+            let directory = URL(fileURLWithPath: tlsDir)
+            let (authority, note) = try TLSDirectory.authority(in: directory, now: Int64(Date().timeIntervalSince1970))
+            let files = authority.files
+            options.tls = TLSListener(port: tlsPort, certificateChainPEM: String(decoding: files["server.pem"]!, as: UTF8.self),
+                                      privateKeyPEM: String(decoding: files["server.key.pem"]!, as: UTF8.self))
+            tlsNote = note
+        }
         options.sharedSecret = sharedSecret
         options.acceptXcode = acceptXcode
         options.faults = try faults.map { try FaultPlan(spec: $0, seed: seed) }
@@ -241,14 +265,18 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "forge-serve") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = quiet ? .warning : .info
         let host = host
+        let tlsLine = tlsNote
         do {
-            try await ForgeServeServer(options: options, logger: logger).run { port in
+            try await ForgeServeServer(options: options, logger: logger).run(onRunning: { port in
                 // Unbuffered, so a script or test reading the port sees it at once.
                 FileHandle.standardOutput.write(Data(("forge serve: listening on http://\(host):\(port) "
                     + "(POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /health)\n"
                     + "forge serve: App Store Server API, production: http://\(host):\(port)\n"
                     + "forge serve: App Store Server API, sandbox: http://\(host):\(port)/sandbox\n" + notifyLines).utf8))
-            }
+            }, onTLSRunning: { port in
+                FileHandle.standardOutput.write(Data(("forge serve: listening on https://\(host):\(port) (HTTP/2, HTTP/1.1; "
+                    + "api.storekit.apple.com and api.storekit-sandbox.apple.com by name; \(tlsLine))\n").utf8))
+            })
         } catch {
             printError("forge serve: cannot serve on \(host):\(port): \(error)")
             throw ForgeExit.ioError.code

@@ -1,7 +1,9 @@
 import HTTPWebhook
 import Hummingbird
+import HummingbirdHTTP2
 import Logging
 import NIOCore
+import NIOSSL
 import NotificationDelivery
 import ServiceLifecycle
 import StoreControlAPI
@@ -28,42 +30,68 @@ package struct ForgeServeServer: Sendable {
         notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
     }
 
-    /// The services to run in a `ServiceGroup`: the Hummingbird application and the
-    /// notification courier. `onRunning` gets the port the server listens on (useful
-    /// with port 0). Throws when `notifyTrustRoots` holds something that is no certificate.
-    package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(WebhookSenderError) -> [any Service] {
+    /// The services to run in a `ServiceGroup`: the Hummingbird application (and its
+    /// HTTPS twin with `options.tls`) and the notification courier. `onRunning` gets the
+    /// port the server listens on (useful with port 0), `onTLSRunning` the HTTPS port.
+    /// Throws when `notifyTrustRoots` holds something that is no certificate, or the TLS
+    /// chain or key does not load.
+    package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                          onTLSRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> [any Service] {
         let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
         let courier = NotificationCourierService(
             notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,
             clockTick: options.stores.production.clock == nil ? nil : options.notifyClockTick,
             shutdownSender: { await sender.shutdown() }, logger: logger)
-        return [application(onRunning: onRunning), courier]
+        var services: [any Service] = [application(onRunning: onRunning), courier]
+        if let tls = options.tls {
+            services.append(try tlsApplication(tls, onRunning: onTLSRunning))
+        }
+        return services
     }
 
     /// The Hummingbird application alone (no notification is sent without the courier
     /// of `services`). `onRunning` gets the port the server listens on (useful with port 0).
     package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
-        let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
-                                         wallClock: options.clock, rateLimits: options.rateLimits, notifications: notifications)
-        let stores = options.stores
-        let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
-        let responder = ForgeServeResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
-                                               faults: options.faults,
-                                               maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
-                                               requestReceived: options.requestReceived, logger: logger)
         let timeout = TimeAmount(options.readTimeout)
         return Application(
-            responder: responder,
+            responder: responder(),
             server: .http1(configuration: .init(idleTimeout: timeout)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "forge-serve"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
 
+    /// The HTTPS listener: the same answers as `application`, over TLS with HTTP/2 or
+    /// HTTP/1.1 (ALPN), routed by host name as well (`AppleHosts`).
+    package func tlsApplication(_ tls: TLSListener, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some Service {
+        let chain = try NIOSSLCertificate.fromPEMBytes(Array(tls.certificateChainPEM.utf8)).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(bytes: Array(tls.privateKeyPEM.utf8), format: .pem)
+        let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        return Application(
+            responder: HostRoutedResponder(inner: responder()),
+            server: try .http2Upgrade(tlsConfiguration: configuration,
+                                      configuration: .init(idleTimeout: options.readTimeout)),
+            configuration: .init(address: .hostname(options.host, port: tls.port), serverName: "forge-serve"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    private func responder() -> ForgeServeResponder {
+        let serverAPI = ServerAPIHandler(stores: options.stores, authentication: options.serverAPIAuthentication,
+                                         wallClock: options.clock, rateLimits: options.rateLimits, notifications: notifications)
+        let stores = options.stores
+        let control = StoreControlHandler(stores: [.production: stores.production, .sandbox: stores.sandbox])
+        return ForgeServeResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
+                                   faults: options.faults,
+                                   maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
+                                   requestReceived: options.requestReceived, logger: logger)
+    }
+
     /// Runs until one of `signals` (SIGTERM, SIGINT) arrives, then shuts down gracefully.
     package func run(gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
-                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let group = ServiceGroup(configuration: .init(services: try services(onRunning: onRunning),
+                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                    onTLSRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let group = ServiceGroup(configuration: .init(services: try services(onRunning: onRunning, onTLSRunning: onTLSRunning),
                                                       gracefulShutdownSignals: signals, logger: logger))
         try await group.run()
     }

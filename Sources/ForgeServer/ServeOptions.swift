@@ -12,6 +12,9 @@ package struct ServeOptions: Sendable {
     package var host = "127.0.0.1"
     /// The TCP port; 0 picks a free one (reported by `ForgeServeServer.run`'s `onRunning`).
     package var port = 8080
+    /// `--tls-port`: a second listener on `host` that speaks HTTPS (HTTP/2 or HTTP/1.1 by
+    /// ALPN) with this certificate chain and key; nil: plain HTTP only.
+    package var tls: TLSListener?
     /// App Store trust anchors (`--root`): the committed test CA by default.
     package var roots: [Certificate]
     /// StoreKit-testing certificates (`--xcode-root`): Certs/storekit.cer by default.
@@ -80,5 +83,20 @@ package struct ServeOptions: Sendable {
         } catch {
             fatalError("the committed test CA does not parse (ForgeTests keep it parsing): \(error)")
         }
+    }
+}
+
+/// The HTTPS listener of `forge serve --tls-port`: its port (0: any free one) and the
+/// server certificate chain and key in PEM (`LocalTLSAuthority`'s `server.pem` and
+/// `server.key.pem`).
+package struct TLSListener: Sendable {
+    package var port: Int
+    package var certificateChainPEM: String
+    package var privateKeyPEM: String
+
+    package init(port: Int, certificateChainPEM: String, privateKeyPEM: String) {
+        self.port = port
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
     }
 }
