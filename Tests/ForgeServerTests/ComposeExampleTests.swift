@@ -28,11 +28,23 @@ final class ComposeExampleTests: XCTestCase {
         let app = try XCTUnwrap(services["app"]?["command"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "\n"))
         XCTAssertTrue(app.contains("(\"0.0.0.0\", \(try XCTUnwrap(url.port)))"), app)
         XCTAssertEqual(services["app"]?["depends_on"]?["forge"]?["condition"]?.stringValue, "service_healthy")
+        // Apple's clients unmodified: the forge answers to Apple's host names, and the app
+        // trusts the root the image makes in /data/tls through the shared volume.
+        XCTAssertEqual(Set(services["forge"]?["networks"]?["default"]?["aliases"]?.arrayValue?.compactMap(\.stringValue) ?? []),
+                       ["api.storekit.apple.com", "api.storekit-sandbox.apple.com"])
+        XCTAssertEqual(services["forge"]?["volumes"]?[0]?.stringValue, "forge-tls:/data/tls")
+        XCTAssertEqual(services["app"]?["volumes"]?[0]?.stringValue, "forge-tls:/forge-tls:ro")
+        XCTAssertEqual(services["app"]?["environment"]?["REQUESTS_CA_BUNDLE"]?.stringValue, "/forge-tls/ca-bundle.pem")
+        let containerfile = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Containerfile"), encoding: .utf8)
+        XCTAssertTrue(containerfile.contains(#""--tls-port", "443", "--tls-dir", "/data/tls"]"#), "the image makes its root where the volume is")
 
-        // The image's entrypoint is `forge-serve serve --host 0.0.0.0 --port 8080`; the test's address goes last.
+        // The image's entrypoint, then compose's arguments; the test's address and folder go last.
+        let tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("compose-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: tlsDirectory) }
         let server = try ChildProcess.start(ChildProcess.product("forge-serve"),
-                                            ["serve", "--host", "0.0.0.0", "--port", "8080"] + arguments
-                                                + ["--host", "127.0.0.1", "--port", "0"])
+                                            ["serve", "--host", "0.0.0.0", "--port", "8080", "--tls-port", "443", "--tls-dir", "/data/tls"]
+                                                + arguments + ["--host", "127.0.0.1", "--port", "0", "--tls-port", "0",
+                                                               "--tls-dir", tlsDirectory.path])
         defer { server.send(SIGKILL) }
         let text = try server.waitForOutput(within: .seconds(60), "the address line") { $0.contains("listening on http://127.0.0.1:") }
         XCTAssertTrue(text.contains("listening on http://127.0.0.1:"), text)

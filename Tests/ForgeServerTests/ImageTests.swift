@@ -43,9 +43,10 @@ final class ImageTests: XCTestCase {
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
         let config = try JSONValue(json: inspect.standardOutput)
         let entrypoint = try XCTUnwrap(config["Entrypoint"]?.arrayValue?.compactMap(\.stringValue))
-        XCTAssertEqual(entrypoint, ["/usr/local/bin/forge-serve", "serve", "--host", "0.0.0.0", "--port", "8080"])
+        XCTAssertEqual(entrypoint, ["/usr/local/bin/forge-serve", "serve", "--host", "0.0.0.0", "--port", "8080",
+                                    "--tls-port", "443", "--tls-dir", "/data/tls"])
         XCTAssertEqual(config["User"]?.stringValue, "65532:65532")
-        XCTAssertEqual(config["ExposedPorts"]?.objectValue?.map(\.key), ["8080/tcp"])
+        XCTAssertEqual(Set(config["ExposedPorts"]?.objectValue?.map(\.key) ?? []), ["8080/tcp", "443/tcp"])
         let healthcheck = try XCTUnwrap(config["Healthcheck"]?["Test"]?.arrayValue?.compactMap(\.stringValue))
         XCTAssertEqual(healthcheck, ["CMD", "/usr/local/bin/forge-serve", "health"])
 
@@ -59,11 +60,16 @@ final class ImageTests: XCTestCase {
         // The entrypoint as the image's user; the test's address appended (the last --host and --port count).
         let chroot = URL(fileURLWithPath: "/usr/sbin/chroot")
         let userspec = "--userspec=" + (config["User"]?.stringValue ?? "")
-        let server = try ChildProcess.start(chroot, [userspec, root.path] + entrypoint + ["--host", "127.0.0.1", "--port", "0"])
+        let server = try ChildProcess.start(chroot, [userspec, root.path] + entrypoint
+                                                + ["--host", "127.0.0.1", "--port", "0", "--tls-port", "0"])
         defer { server.send(SIGKILL) }
-        let text = try server.waitForOutput(within: .seconds(60), "the address line") { $0.contains("listening on http://") }
-        let match = try XCTUnwrap(text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression), text)
-        let base = "http://" + text[match]
+        let text = try server.waitForOutput(within: .seconds(60), "both address lines") {
+            $0.contains("listening on http://") && $0.contains("listening on https://")
+        }
+        // The image's user made the local TLS root in its own /data/tls.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("data/tls/ca.pem").path), text)
+        let match = try XCTUnwrap(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), text)
+        let base = String(text[match])
 
         let health = try await HTTP.send(to: base + "/health", method: "GET", timeout: 10)
         XCTAssertEqual(health.http, 200)
