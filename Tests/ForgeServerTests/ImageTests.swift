@@ -38,16 +38,17 @@ final class ImageTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("bin/sh").path), "a shell in the image")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("etc/ssl/certs/ca-certificates.crt").path))
 
-        let inspect = try ChildProcess.run(URL(fileURLWithPath: try Self.podman()), ["image", "inspect", tag, "--format",
-                                                                                     "{{json .Config}}"])
+        let inspect = try ChildProcess.run(URL(fileURLWithPath: try Self.podman()), ["image", "inspect", tag])
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
-        let config = try JSONValue(json: inspect.standardOutput)
+        let image = try XCTUnwrap(try JSONValue(json: inspect.standardOutput)[0], inspect.standardOutput)
+        let config = try XCTUnwrap(image["Config"], inspect.standardOutput)
         let entrypoint = try XCTUnwrap(config["Entrypoint"]?.arrayValue?.compactMap(\.stringValue))
         XCTAssertEqual(entrypoint, ["/usr/local/bin/forge-serve", "serve", "--host", "0.0.0.0", "--port", "8080",
                                     "--tls-port", "443", "--tls-dir", "/data/tls"])
         XCTAssertEqual(config["User"]?.stringValue, "65532:65532")
         XCTAssertEqual(Set(config["ExposedPorts"]?.objectValue?.map(\.key) ?? []), ["8080/tcp", "443/tcp"])
-        let healthcheck = try XCTUnwrap(config["Healthcheck"]?["Test"]?.arrayValue?.compactMap(\.stringValue))
+        // podman keeps the docker format's HEALTHCHECK beside the OCI config.
+        let healthcheck = try XCTUnwrap(image["Healthcheck"]?["Test"]?.arrayValue?.compactMap(\.stringValue), inspect.standardOutput)
         XCTAssertEqual(healthcheck, ["CMD", "/usr/local/bin/forge-serve", "health"])
 
         // A container runtime mounts /proc (Swift reads its arguments from /proc/self/cmdline).
