@@ -8,12 +8,14 @@ struct BenchForgeServer {
     let process: Process
     /// `http://127.0.0.1:PORT`.
     let base: String
+    /// `https://127.0.0.1:PORT` when the arguments asked for `--tls-port`.
+    let tlsBase: String?
     /// The wrk executable.
     let wrk: String
 
     /// Starts `forge serve ARGUMENTS` and reads its output until `marker` (the banner
-    /// line that comes last for these arguments).
-    init(suite: String, arguments: [String], waitingFor marker: String) {
+    /// line that comes last for these arguments) and `otherMarker` have both appeared.
+    init(suite: String, arguments: [String], waitingFor marker: String, alsoWaitingFor otherMarker: String = "") {
         guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
             print("scripts/bench \(suite) needs wrk (Debian: apt-get install wrk)")
             exit(69)
@@ -29,18 +31,19 @@ struct BenchForgeServer {
             exit(70)
         }
         var banner = ""
-        while !banner.contains(marker) {
+        while !banner.contains(marker) || !banner.contains(otherMarker) {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { break }
             banner += String(decoding: data, as: UTF8.self)
         }
-        guard let match = banner.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+        guard let match = banner.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
             print("forge serve printed no address: \(banner)")
             server.terminate()
             exit(70)
         }
         process = server
-        base = "http://" + banner[match]
+        base = String(banner[match])
+        tlsBase = banner.range(of: #"https://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(banner[$0]) }
         self.wrk = wrk
     }
 }

@@ -16,6 +16,8 @@ let usage = """
       check    forge check's per-case overhead beyond the validator's own run (validator: /bin/true)
       serve    forge serve under wrk: verifyReceipt at 32 and 256 connections, Server API Get Transaction Info and a
                history page at 32 (requests/s, p50/p99), RSS after 10k and 1M requests
+      serve-tls  Get Transaction Info at 32 connections over HTTP/1.1, HTTPS/1.1 (wrk) and HTTP/2 on TLS (h2load):
+               requests/s, p50/p99 and the ratio to plain HTTP, one run
       notify   forge serve --notify-url to a local webhook: notifications signed and delivered per second (a
                backlog of retries), RSS with 100,000 notifications in history (--notifications N)
       store-load  build the local App Store's default population (--customers N, default 100000): time and peak RSS
@@ -39,6 +41,8 @@ case "check":
     runCheckBench(Array(arguments.dropFirst()))
 case "serve":
     runServeBench(Array(arguments.dropFirst()))
+case "serve-tls":
+    runTLSServeBench(Array(arguments.dropFirst()))
 case "notify":
     runNotifyBench(Array(arguments.dropFirst()))
 case "store-load":
