@@ -48,10 +48,11 @@ struct BenchForgeServer {
     }
 }
 
-/// The `forge` to measure: `path` when given, else the release build beside this
-/// benchmark (scripts/bench builds it); exits 66 when it is not there.
+/// The `forge` to measure: `path` when given, else `RF_BENCH_FORGE` (e.g. the static
+/// release in .build-release), else the release build beside this benchmark (scripts/bench
+/// builds it); exits 66 when it is not there.
 func benchForgeExecutable(_ path: String? = nil) -> String {
-    let forgePath = path ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
+    let forgePath = path ?? ProcessInfo.processInfo.environment["RF_BENCH_FORGE"] ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("forge").path
     guard FileManager.default.isExecutableFile(atPath: forgePath) else {
         print("no forge executable at \(forgePath) (scripts/bench builds it)")
         exit(66)
