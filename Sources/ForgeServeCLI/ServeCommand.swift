@@ -105,6 +105,11 @@ struct ServeCommand: AsyncParsableCommand {
             + "DIR/ca-bundle.pem to REQUESTS_CA_BUNDLE.", valueName: "DIR"))
     var tlsDir = "forge-tls"
 
+    @Option(name: .customLong("journal-size"), help: ArgumentHelp(
+        "How many of the last requests GET /forge/v1/requests shows (method, path, status, Apple's error code, the "
+            + "token check that failed, the store action), newest first.", valueName: "N"))
+    var journalSize = 1_000
+
     @Option(name: .customLong("root"), help: ArgumentHelp(
         "An App Store trust anchor, DER or PEM; repeat for several. Default: the committed test CA (Certs/root.cer).",
         valueName: "CERT"))
@@ -180,6 +185,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not between 0 and 65535") }
+        guard (1...1_000_000).contains(journalSize) else {
+            throw ValidationError("--journal-size \(journalSize): give 1 to 1000000 requests")
+        }
         if let tlsPort {
             guard (0...65_535).contains(tlsPort) else { throw ValidationError("--tls-port \(tlsPort) is not between 0 and 65535") }
             guard tlsPort == 0 || tlsPort != port else { throw ValidationError("--tls-port \(tlsPort) is --port's too: give two ports") }
@@ -231,6 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !xcodeRoots.isEmpty { options.xcodeRoots = try loadCertificates(xcodeRoots, option: "--xcode-root", context: "forge serve") }
         options.host = host
         options.port = port
+        options.journalCapacity = journalSize
         var tlsNote = ""
         if let tlsPort {
             let directory = URL(fileURLWithPath: tlsDir)

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import StoreControlAPI
 import StoreServerAPI
+import StrictJSON
 
 /// The HTTP side of `forge serve`: routes, methods, body limits, faults, one log line
 /// per request. `VerifyReceiptService` makes the answers.
@@ -31,6 +32,8 @@ struct ForgeServeResponder: HTTPResponder {
     /// `ServeOptions.requestReceived`.
     let requestReceived: @Sendable (VerifyReceiptEndpoint) async -> Void
     let logger: Logger
+    /// The last requests, for `GET /forge/v1/requests` (`ServeOptions.journalCapacity`).
+    let journal: RequestJournal
 
     static let faultHeader = HTTPFields.Element.Name("X-Forge-Fault")!
 
@@ -38,8 +41,13 @@ struct ForgeServeResponder: HTTPResponder {
         let start = ContinuousClock.now
         var line = LogLine(method: request.method.rawValue, path: request.uri.path)
         defer {
-            line.milliseconds = Double((ContinuousClock.now - start) / .microseconds(1)) / 1000
+            let elapsed = ContinuousClock.now - start
+            line.milliseconds = Double(elapsed / .microseconds(1)) / 1000
             logger.info("\(line)")
+            journal.record(line, query: request.uri.query, microseconds: Int64(elapsed / .microseconds(1)))
+        }
+        if let environment = RequestJournal.environment(ofJournalPath: request.uri.path) {
+            return answerJournal(request, environment: environment, &line)
         }
         if ServerAPIEndpoint.isServerAPIPath(request.uri.path) {
             return try await answerServerAPI(request, context: context, &line)
@@ -246,6 +254,8 @@ struct ForgeServeResponder: HTTPResponder {
     private func response(_ answer: APIResponse, _ line: inout LogLine) -> Response {
         line.http = answer.status
         line.verdict = answer.logDetail ?? "ok"
+        line.authFailure = answer.headers.first { $0.name.lowercased() == "x-forge-auth-failure" }?.value
+        if answer.status >= 400, let body = try? JSONParser.parse(answer.body) { line.appleErrorCode = body["errorCode"]?.intValue }
         var headers = HTTPFields()
         for header in answer.headers {
             if let name = HTTPFields.Element.Name(header.name) { headers.append(HTTPFields.Element(name: name, value: header.value)) }
@@ -273,6 +283,30 @@ struct ForgeServeResponder: HTTPResponder {
                             channel.close(mode: .output, promise: nil)
                             channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
                         })
+    }
+
+    /// `GET /forge/v1/requests[?limit=N]`: the journal, newest first (the sandbox path: the sandbox's only).
+    private func answerJournal(_ request: Request, environment: String?, _ line: inout LogLine) -> Response {
+        guard request.method == .get || request.method == .head else {
+            line.http = 405
+            return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD"],
+                            body: .init(byteBuffer: ByteBuffer(string: "the request journal answers GET\n")))
+        }
+        var limit = journal.capacity
+        for item in (request.uri.query ?? "").split(separator: "&") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == "limit", let value = Int(parts[1]), value >= 1 else {
+                line.http = 400
+                line.verdict = "bad journal query"
+                return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "query '\(item)': the journal takes limit=N (N ≥ 1) only\n")))
+            }
+            limit = min(value, journal.capacity)
+        }
+        line.http = 200
+        line.verdict = "ok"
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: journal.json(limit: limit, environment: environment).bytes)))
     }
 
     static func json(_ value: ResponseJSON) -> Response {
@@ -306,6 +340,9 @@ struct LogLine: CustomStringConvertible {
     var verdict: String?
     var fault: String?
     var milliseconds = 0.0
+    /// For the journal: Apple's `errorCode` of an error answer, the bearer-token check that failed.
+    var appleErrorCode: Int?
+    var authFailure: String?
 
     var description: String {
         "\(method) \(path) http=\(http.map(String.init) ?? "-") status=\(status.map(String.init) ?? "-") "

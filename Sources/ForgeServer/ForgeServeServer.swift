@@ -23,11 +23,14 @@ package struct ForgeServeServer: Sendable {
     /// Both stores' Server Notifications V2 (their event feeds start here): what Get
     /// Notification History reads and the courier sends.
     package let notifications: ServerNotifications
+    /// The last requests both listeners answered (`GET /forge/v1/requests`).
+    let journal: RequestJournal
 
     package init(options: ServeOptions, logger: Logger) {
         self.options = options
         self.logger = logger
         notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
+        journal = RequestJournal(capacity: options.journalCapacity)
     }
 
     /// The services to run in a `ServiceGroup`: the Hummingbird application (and its
@@ -84,7 +87,7 @@ package struct ForgeServeServer: Sendable {
         return ForgeServeResponder(service: VerifyReceiptService(options: options), serverAPI: serverAPI, control: control,
                                    faults: options.faults,
                                    maximumBodySize: options.maximumBodySize, readTimeout: options.readTimeout,
-                                   requestReceived: options.requestReceived, logger: logger)
+                                   requestReceived: options.requestReceived, logger: logger, journal: journal)
     }
 
     /// Runs until one of `signals` (SIGTERM, SIGINT) arrives, then shuts down gracefully.

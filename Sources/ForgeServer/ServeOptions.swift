@@ -15,6 +15,8 @@ package struct ServeOptions: Sendable {
     /// `--tls-port`: a second listener on `host` that speaks HTTPS (HTTP/2 or HTTP/1.1 by
     /// ALPN) with this certificate chain and key; nil: plain HTTP only.
     package var tls: TLSListener?
+    /// `--journal-size`: how many of the last requests `GET /forge/v1/requests` keeps.
+    package var journalCapacity = 1_000
     /// App Store trust anchors (`--root`): the committed test CA by default.
     package var roots: [Certificate]
     /// StoreKit-testing certificates (`--xcode-root`): Certs/storekit.cer by default.

@@ -76,7 +76,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     func response(headers extraHeaders: [APIResponse.Header] = []) -> APIResponse {
         let verbs = code == .unknownVerb ? ControlVerb.allCases.map(\.rawValue) : nil
         let body = Body(error: .init(code: code.name, field: field, message: message, verbs: verbs))
-        return .json(code.status, StoreKit2JSON.encode(body), headers: extraHeaders, logDetail: "refused")
+        return .json(code.status, StoreKit2JSON.encode(body), headers: extraHeaders, logDetail: "refused: \(description)")
     }
 
     private struct Body: Encodable {

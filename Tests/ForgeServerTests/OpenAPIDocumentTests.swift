@@ -131,6 +131,9 @@ final class OpenAPIDocumentTests: XCTestCase {
             try await call("POST", "/forge/v1/receipt", #"{"customer":"nobody-at-all"}"#, expect: 400)
             try await call("GET", "/forge/v1/state", expect: 200)
             try await call("GET", "/sandbox/forge/v1/state", expect: 200)
+            try await call("GET", "/forge/v1/requests", expect: 200)
+            try await call("GET", "/sandbox/forge/v1/requests?limit=2", expect: 200)
+            try await call("GET", "/forge/v1/requests?limit=0", expect: 400)
 
             // The App Store Server API, with the test key's token and without.
             let state = try await server.send("/forge/v1/state", method: "GET")
