@@ -14,8 +14,8 @@ import StoreServerAPI
 /// - `/inApps/…` and `/sandbox/inApps/…`: the App Store Server API (`ServerAPIHandler`);
 /// - `/forge/v1/…` and `/sandbox/forge/v1/…`: the control API that drives the same
 ///   stores (`StoreControlHandler`; no token: it is the test's own handle on the store);
-/// - `GET /health`: 200 `{"status":"ok"}`;
-/// - anything else: 404.
+/// - `GET /health`: 200 `{"status":"ok"}` (another method: 405 with `Allow`);
+/// - anything else: 404, naming what the server answers (`notFoundText`).
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 struct ForgeServeResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
@@ -54,10 +54,15 @@ struct ForgeServeResponder: HTTPResponder {
         case "/health" where request.method == .get || request.method == .head:
             line.http = 200
             return Self.json(.object([("status", .string("ok"))]))
+        case "/health":
+            line.http = 405
+            line.verdict = "use GET"
+            return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD"],
+                            body: .init(byteBuffer: ByteBuffer(string: "method not allowed: /health takes GET (or HEAD)\n")))
         default:
             line.http = 404
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "not found: POST /verifyReceipt or /sandbox/verifyReceipt\n")))
+                            body: .init(byteBuffer: ByteBuffer(string: Self.notFoundText)))
         }
         guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
 
@@ -274,6 +279,11 @@ struct ForgeServeResponder: HTTPResponder {
                             channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
                         })
     }
+
+    /// The answer to a path outside every surface: what the server does answer.
+    static let notFoundText = "not found: forge serve answers POST /verifyReceipt and /sandbox/verifyReceipt, "
+        + "the App Store Server API below /inApps/ and /sandbox/inApps/, the control API below /forge/v1/ and "
+        + "/sandbox/forge/v1/, and GET /health (Schemas/forge-serve.openapi.json lists every path)\n"
 
     static func json(_ value: ResponseJSON) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json", deprecation: "true"],

@@ -76,8 +76,14 @@ extension StoreState {
         return result
     }
 
-    /// Apple takes the purchase away without a refund (`REVOKE`). A family member's copy:
-    /// the purchaser stopped sharing it, only that member loses it.
+    /// Apple takes a purchase away. A family member's copy: the purchaser stopped sharing
+    /// it, only that member loses it (`REVOKE`, revocationType `FAMILY_REVOKE`). The
+    /// purchaser's own purchase: REVOKE is Family Sharing's alone (Apple's notificationType
+    /// page lists it for one event: "A family member loses access to the subscription
+    /// through Family Sharing"), and the one event by which Apple takes a purchaser's
+    /// purchase back is "Apple refunds the transaction" (`REFUND`); so it is refunded, for
+    /// another reason (revocationReason 0), with its family copies revoked as in any refund.
+    /// https://developer.apple.com/documentation/appstoreservernotifications/notificationtype
     @discardableResult
     public mutating func revokeTransaction(transactionId: String) throws(StoreError) -> StoreActionResult {
         let index = try transactionIndex(transactionId)
@@ -96,7 +102,7 @@ extension StoreState {
                 subscriptions[Int(owner)].familyCopies.removeAll { $0 == copy }
             }
         } else {
-            revoke(index, reason: .refundedForOtherReason, event: .revoked, into: &result)
+            revoke(index, reason: .refundedForOtherReason, event: .refunded(.refundedForOtherReason), into: &result)
         }
         return result
     }

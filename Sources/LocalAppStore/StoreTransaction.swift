@@ -41,6 +41,15 @@ public struct ConsumptionInformation: Sendable, Hashable, Codable {
         self.refundPreference = refundPreference
         self.receivedDate = receivedDate
     }
+
+    /// Which Send Consumption Information request the information came with: each has its rules.
+    public enum Request: Sendable, Hashable {
+        /// `ConsumptionRequestV1` (deprecated): consumables and auto-renewable subscriptions only.
+        case v1
+        /// `ConsumptionRequest`: any product type; no percentage for an auto-renewable
+        /// subscription, 0 when the purchase was not delivered.
+        case v2
+    }
 }
 
 /// A refund the customer asked for and the App Store has not decided yet.
@@ -103,6 +112,21 @@ public struct StoreTransaction: Sendable, Hashable {
 
     /// True when the transaction was refunded or revoked.
     public var isRevoked: Bool { revocationDate != nil }
+
+    /// How a revoked transaction was taken back: a family member's copy is `FAMILY_REVOKE`
+    /// (REVOKE: "A family member loses access to the subscription through Family Sharing"),
+    /// the purchaser's own a refund of the whole (the store grants no prorated refunds).
+    public var revocationType: RevocationType? {
+        guard isRevoked else { return nil }
+        return ownership == .familyShared ? .familyRevoke : .refundFull
+    }
+
+    /// The share refunded, in milli-units of a percent, for a refunded transaction only
+    /// (revocationPercentage: "This field is present in the JWSTransactionDecodedPayload
+    /// for refunded transactions. This field doesn't appear if the refund is reversed").
+    public var revocationPercentage: Int? {
+        revocationType == .refundFull ? 100_000 : nil
+    }
 }
 
 /// A customer: one Apple account using the app.

@@ -151,8 +151,9 @@ final class ControlVerbTests: XCTestCase {
         try harness.ok("reverseRefund", body)
         XCTAssertNil(harness.transaction(consumable)?.revocationDate)
 
+        // A purchaser's own purchase taken back is a refund: REVOKE is Family Sharing's.
         let revoked = try harness.ok("revokeTransaction", body)
-        XCTAssertEqual(revoked.events.map(\.type), ["revoked"])
+        XCTAssertEqual(revoked.events.map(\.type), ["refunded"])
         XCTAssertEqual(harness.transaction(consumable)?.revocationReason, .refundedForOtherReason)
     }
 
