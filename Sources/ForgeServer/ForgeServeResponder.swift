@@ -10,7 +10,8 @@ import StoreServerAPI
 /// per request. `VerifyReceiptService` makes the answers.
 ///
 /// - `POST /verifyReceipt`, `POST /sandbox/verifyReceipt`: HTTP 200 and a JSON status
-///   (another method: status 21000);
+///   (GET or HEAD: status 21000, Apple's "not made with POST"; a method the OpenAPI
+///   document does not declare there: 405 with `Allow`);
 /// - `/inApps/…` and `/sandbox/inApps/…`: the App Store Server API (`ServerAPIHandler`);
 /// - `/forge/v1/…` and `/sandbox/forge/v1/…`: the control API that drives the same
 ///   stores (`StoreControlHandler`; no token: it is the test's own handle on the store);
@@ -64,7 +65,15 @@ struct ForgeServeResponder: HTTPResponder {
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: Self.notFoundText)))
         }
-        guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
+        guard request.method == .post else {
+            guard request.method == .get || request.method == .head else {
+                line.http = 405
+                line.verdict = "use POST"
+                return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD, POST"],
+                                body: .init(byteBuffer: ByteBuffer(string: "method not allowed: \(request.uri.path) takes POST (GET answers status 21000)\n")))
+            }
+            return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line)
+        }
 
         let fault: Fault?
         let body: [UInt8]
