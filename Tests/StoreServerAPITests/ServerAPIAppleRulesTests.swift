@@ -252,4 +252,69 @@ final class ServerAPIAppleRulesTests: XCTestCase {
         // Apple's Python model reads them (app-store-server-library 3.1.2, RevocationType).
         XCTAssertTrue(RevocationType.allCases.map(\.rawValue) == ["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])
     }
+
+    /// Every member of ConsumptionRequestV1 with a value outside its page's values gets that
+    /// member's error (https://developer.apple.com/documentation/appstoreserverapi/consumptionrequestv1
+    /// and each member's page: consumptionStatus 0–3, platform 0–2, deliveryStatusV1 0–5,
+    /// accountTenure, playTime, lifetimeDollarsRefunded and lifetimeDollarsPurchased 0–7,
+    /// userStatus 0–4, appAccountToken a UUID or empty); v2's required members missing get theirs
+    /// (https://developer.apple.com/documentation/appstoreserverapi/consumptionrequest).
+    func testEachConsumptionMemberOutsideItsValuesGetsItsError() throws {
+        let fixture = Fixture()
+        let consumable = try fixture.stores.production.write { try $0.buyProduct(customer: "max", productId: coins) }.transactionIds[0]
+        let base = #""customerConsented":true,"sampleContentProvided":false,"deliveryStatus":0"#
+        let v1: [(String, StoreAPIError)] = [
+            (#""consumptionStatus":4"#, .invalidConsumptionStatus), (#""platform":3"#, .invalidPlatform),
+            (#""accountTenure":8"#, .invalidAccountTenure), (#""playTime":8"#, .invalidPlayTime),
+            (#""lifetimeDollarsRefunded":8"#, .invalidLifetimeDollarsRefunded), (#""lifetimeDollarsPurchased":-1"#, .invalidLifetimeDollarsPurchased),
+            (#""userStatus":5"#, .invalidUserStatus), (#""appAccountToken":"not-a-uuid""#, .invalidAppAccountToken),
+        ]
+        for (member, error) in v1 {
+            Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/consumption/\(consumable)", body: "{\(base),\(member)}"), error)
+        }
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/consumption/\(consumable)",
+                                             body: #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":6}"#), .invalidDeliveryStatus)
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v1/transactions/consumption/\(consumable)",
+                                             body: #"{"customerConsented":true,"deliveryStatus":0}"#), .invalidSampleContentProvided)
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v2/transactions/consumption/\(consumable)",
+                                             body: #"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#), .invalidSampleContentProvided)
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v2/transactions/consumption/\(consumable)",
+                                             body: #"{"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#), .invalidCustomerConsented)
+        Fixture.assertError(try fixture.send("PUT", "/inApps/v2/transactions/consumption/\(consumable)",
+                                             body: #"{"customerConsented":true,"sampleContentProvided":false}"#), .invalidDeliveryStatus)
+        XCTAssertNil(fixture.stores.production.read { $0.transactions.first { String($0.transactionId) == consumable }!.consumption },
+                     "nothing refused was kept")
+    }
+
+    /// Get Notification History's and the test notification's errors
+    /// (https://developer.apple.com/documentation/appstoreserverapi/get-notification-history,
+    /// .../get-test-notification-status): an endDate missing is InvalidEndDateError (4000016),
+    /// a notificationType the App Store does not send InvalidNotificationTypeError (4000018),
+    /// transactionId with notificationType MultipleFiltersSuppliedError (4000019), a
+    /// paginationToken no page gave InvalidPaginationTokenError (4000014), a test notification
+    /// token that is not one InvalidTestNotificationTokenError (4000020), and Request a Test
+    /// Notification without a notification URL ServerNotificationUrlNotFoundError (4040007).
+    func testNotificationHistoryAndTestNotificationErrors() throws {
+        let stores = LocalAppStores(StoreConfiguration(seed: Fixture.seed, customers: 0))
+        let handler = ServerAPIHandler(stores: stores, authentication: .testKey(seed: Fixture.seed, bundleIdentifier: bundleId),
+                                       wallClock: { Fixture.wallNow }, notifications: ServerNotifications(stores: stores))
+        let id = try stores.production.write { try $0.buyProduct(customer: "nia", productId: coins) }.transactionIds[0]
+        let now = stores.production.read { $0.now }
+        func send(_ method: String, _ path: String, query: [(String, String)] = [], body: String = "") throws -> APIResponse {
+            handler.respond(to: ServerAPIRequest(method: method, path: path, query: query.map { .init($0.0, $0.1) },
+                                                 authorization: try Fixture.authorization(), body: Array(body.utf8)))
+        }
+        let span = #""startDate":\#(now - 1_000),"endDate":\#(now + 1_000)"#
+        XCTAssertEqual(try send("POST", "/inApps/v1/notifications/history", body: "{\(span)}").status, 200)
+        Fixture.assertError(try send("POST", "/inApps/v1/notifications/history", body: #"{"startDate":\#(now)}"#), .invalidEndDate)
+        Fixture.assertError(try send("POST", "/inApps/v1/notifications/history", body: #"{\#(span),"notificationType":"BOUGHT"}"#),
+                            .invalidNotificationType)
+        Fixture.assertError(try send("POST", "/inApps/v1/notifications/history",
+                                     body: #"{\#(span),"notificationType":"REFUND","transactionId":"\#(id)"}"#), .multipleFiltersSupplied)
+        Fixture.assertError(try send("POST", "/inApps/v1/notifications/history", query: [("paginationToken", "7e3fb20b-4cdb-47cc-936d-99d65f608138")],
+                                     body: "{\(span)}"), .invalidPaginationToken)
+        Fixture.assertError(try send("GET", "/inApps/v1/notifications/test/not-a-token"), .invalidTestNotificationToken)
+        Fixture.assertError(try send("GET", "/inApps/v1/notifications/test/7e3fb20b-4cdb-47cc-936d-99d65f608138"), .testNotificationNotFound)
+        Fixture.assertError(try send("POST", "/inApps/v1/notifications/test"), .serverNotificationUrlNotFound)
+    }
 }
