@@ -121,11 +121,12 @@ public struct StoreTransaction: Sendable, Hashable {
         return ownership == .familyShared ? .familyRevoke : .refundFull
     }
 
-    /// The share refunded, in milli-units of a percent, for a refunded transaction only
-    /// (revocationPercentage: "This field is present in the JWSTransactionDecodedPayload
-    /// for refunded transactions. This field doesn't appear if the refund is reversed").
+    /// The share taken back, in milli-units of a percent (revocationPercentage: "The
+    /// percentage, in milliunits, of the transaction that the App Store has refunded or
+    /// revoked"; "This field doesn't appear if the refund is reversed"): all of it, refunded
+    /// in full or revoked from a family member.
     public var revocationPercentage: Int? {
-        revocationType == .refundFull ? 100_000 : nil
+        isRevoked ? 100_000 : nil
     }
 }
 

@@ -211,8 +211,8 @@ final class ServerAPIAppleRulesTests: XCTestCase {
 
     /// REFUND and REVOKE transactions carry `revocationType` and `revocationPercentage` (App Store
     /// Server API 1.19; https://developer.apple.com/documentation/appstoreservernotifications/revocationtype,
-    /// .../revocationpercentage: "present in the JWSTransactionDecodedPayload for refunded
-    /// transactions. This field doesn't appear if the refund is reversed"). REVOKE is Family
+    /// .../revocationpercentage: "The percentage, in milliunits, of the transaction that the App
+    /// Store has refunded or revoked"; "This field doesn't appear if the refund is reversed"). REVOKE is Family
     /// Sharing's (notificationType page: "A family member loses access to the subscription
     /// through Family Sharing", https://developer.apple.com/documentation/appstoreservernotifications/notificationtype):
     /// a purchaser's own purchase taken back by `revokeTransaction` is refunded (REFUND,
@@ -236,7 +236,7 @@ final class ServerAPIAppleRulesTests: XCTestCase {
         let lost = try Fixture.verified(try fixture.json("GET", "/inApps/v1/transactions/\(copy)")["signedTransactionInfo"],
                                         kind: .transaction, environment: .production)
         XCTAssertEqual(lost["revocationType"]?.stringValue, "FAMILY_REVOKE")
-        XCTAssertNil(lost["revocationPercentage"], "a family member's copy is not refunded")
+        XCTAssertEqual(lost["revocationPercentage"]?.intValue, 100_000, "all of it revoked")
 
         // The family member's copy alone: REVOKE for that member only.
         let alone = try store.write { try $0.revokeTransaction(transactionId: other.transactionIds[1]) }
