@@ -17,16 +17,23 @@ extension StoreState {
         return index
     }
 
-    /// SKTestSession's `refundTransaction`: Apple refunds the transaction now (`REFUND`).
-    /// Family members' copies are revoked with it; a refunded current subscription
-    /// period revokes the subscription.
+    /// SKTestSession's `refundTransaction`: Apple refunds the transaction now (`REFUND`),
+    /// in full (`REFUND_FULL`) or, with `percentage` (milli-percent, 1 to 99999), prorated
+    /// (`REFUND_PRORATED`, its `revocationPercentage`). Family members' copies are revoked
+    /// with it; a refunded current subscription period revokes the subscription.
     @discardableResult
-    public mutating func refundTransaction(transactionId: String, reason: RevocationReason) throws(StoreError) -> StoreActionResult {
+    public mutating func refundTransaction(transactionId: String, reason: RevocationReason,
+                                           percentage: Int? = nil) throws(StoreError) -> StoreActionResult {
         let index = try purchasedTransaction(transactionId)
         guard !transactions[Int(index)].isRevoked else {
             throw StoreError(.invalidState, field: "transactionId", "\(transactionId) is already refunded or revoked")
         }
+        if let percentage, !(1..<100_000).contains(percentage) {
+            throw StoreError(.invalidValue, field: "percentage",
+                             "\(percentage) is not a prorated share: 1 to 99999 milli-percent (leave it out for a full refund)")
+        }
         var result = StoreActionResult()
+        transactions[Int(index)].proratedShare = percentage.map(Int32.init)
         revoke(index, reason: reason, event: .refunded(reason), into: &result)
         return result
     }
@@ -55,6 +62,7 @@ extension StoreState {
         var result = StoreActionResult()
         transactions[Int(index)].revocationDate = nil
         transactions[Int(index)].revocationReason = nil
+        transactions[Int(index)].proratedShare = nil
         let id = transactions[Int(index)].transactionId
         for copy in familyCopies[id] ?? [] where transactions[Int(copy)].isRevoked {
             transactions[Int(copy)].revocationDate = nil

@@ -249,6 +249,21 @@ final class ServerAPIAppleRulesTests: XCTestCase {
                                             kind: .transaction, environment: .production)
         XCTAssertNil(reversed["revocationType"])
         XCTAssertNil(reversed["revocationPercentage"])
+        // A prorated refund: REFUND_PRORATED with its share; a share of 100% or none is no proration.
+        let coinsId = try store.write { try $0.buyProduct(customer: "ida", productId: coins) }.transactionIds[0]
+        for share in [0, 100_000] {
+            XCTAssertThrowsError(try store.write { try $0.refundTransaction(transactionId: coinsId, reason: .refundedDueToIssue, percentage: share) })
+        }
+        let prorated = try store.write { try $0.refundTransaction(transactionId: coinsId, reason: .refundedDueToIssue, percentage: 40_000) }
+        XCTAssertEqual(prorated.events.map { NotificationKind.of($0).description }, ["REFUND"])
+        let part = try Fixture.verified(try fixture.json("GET", "/inApps/v1/transactions/\(coinsId)")["signedTransactionInfo"],
+                                        kind: .transaction, environment: .production)
+        XCTAssertEqual(part["revocationType"]?.stringValue, "REFUND_PRORATED")
+        XCTAssertEqual(part["revocationPercentage"]?.intValue, 40_000)
+        try store.write { _ = try $0.reverseRefund(transactionId: coinsId) }
+        try store.write { _ = try $0.refundTransaction(transactionId: coinsId, reason: .refundedDueToIssue) }
+        XCTAssertEqual(store.read { $0.transactions.first { String($0.transactionId) == coinsId }!.revocationType }, .refundFull,
+                       "a reversed prorated refund leaves no share behind")
         // Apple's Python model reads them (app-store-server-library 3.1.2, RevocationType).
         XCTAssertTrue(RevocationType.allCases.map(\.rawValue) == ["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])
     }
