@@ -34,7 +34,8 @@ struct RefundTransactionRequest: Decodable {
         let members = try decoder.container(keyedBy: CodingKeys.self)
         transactionId = try members.decode(String.self, forKey: .transactionId)
         reason = try members.choice(RevocationReason.self, forKey: .reason)
-        percentage = try members.decodeIfPresent(Int.self, forKey: .percentage)
+        // Present means a number: null is no share (leave the member out for a full refund).
+        percentage = members.contains(.percentage) ? try members.decode(Int.self, forKey: .percentage) : nil
     }
 
     func apply(to state: inout StoreState) throws(StoreError) -> StoreActionResult {

@@ -109,7 +109,7 @@ public struct ServerAPIHandler: Sendable {
                 signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) }))
 
         case .refundHistory(let id):
-            let revision = request.values("revision").first
+            let revision = try Self.single(request, "revision", .invalidRequestRevision)
             let page = try read(store) { state throws(StoreError) in try state.refundHistory(transactionId: id, revision: revision) }
             return try json(ServerAPIResponseBody.RefundHistory(
                 signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) },
@@ -266,14 +266,14 @@ public struct ServerAPIHandler: Sendable {
     /// `subscriptionGroupIdentifier` values OR'd; booleans `true`/`True`).
     static func historyQuery(_ request: ServerAPIRequest) throws(ServerAPIError) -> HistoryQuery {
         var query = HistoryQuery()
-        query.revision = request.values("revision").first
-        if let text = request.values("startDate").first {
+        query.revision = try single(request, "revision", .invalidRequestRevision)
+        if let text = try single(request, "startDate", .invalidStartDate) {
             guard let value = Self.milliseconds(text) else {
                 throw ServerAPIError(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970 (1 to 18 digits)")
             }
             query.startDate = value
         }
-        if let text = request.values("endDate").first {
+        if let text = try single(request, "endDate", .invalidEndDate) {
             guard let value = Self.milliseconds(text) else {
                 throw ServerAPIError(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970 (1 to 18 digits)")
             }
@@ -291,23 +291,31 @@ public struct ServerAPIHandler: Sendable {
             query.productTypes.append(kind)
         }
         query.subscriptionGroupIdentifiers = request.values("subscriptionGroupIdentifier")
-        if let text = request.values("sort").first {
+        if let text = try single(request, "sort", .invalidSort) {
             guard let sort = HistoryQuery.Sort(rawValue: text) else {
                 throw ServerAPIError(.invalidSort, "sort '\(text)' is not ASCENDING or DESCENDING")
             }
             query.sort = sort
         }
-        if let text = request.values("inAppOwnershipType").first {
+        if let text = try single(request, "inAppOwnershipType", .invalidInAppOwnershipType) {
             guard let ownership = OwnershipType(rawValue: text) else {
                 throw ServerAPIError(.invalidInAppOwnershipType, "inAppOwnershipType '\(text)' is not PURCHASED or FAMILY_SHARED")
             }
             query.inAppOwnershipType = ownership
         }
-        if let text = request.values("revoked").first {
+        if let text = try single(request, "revoked", .invalidRevoked) {
             guard let revoked = Self.boolean(text) else { throw ServerAPIError(.invalidRevoked, "revoked '\(text)' is not true or false") }
             query.revoked = revoked
         }
         return query
+    }
+
+    /// The one value of a parameter that is not repeatable (nil when absent); given more than
+    /// once, it is refused with its own error, as a value outside its values would be.
+    static func single(_ request: ServerAPIRequest, _ name: String, _ error: StoreAPIError) throws(ServerAPIError) -> String? {
+        let values = request.values(name)
+        guard values.count <= 1 else { throw ServerAPIError(error, "\(name) is given \(values.count) times; it takes one value") }
+        return values.first
     }
 
     /// Get All Subscription Statuses' `status` filter (repeatable: 1 to 5); nil when absent.
