@@ -11,12 +11,13 @@ import StrictJSON
 /// per request. `VerifyReceiptService` makes the answers.
 ///
 /// - `POST /verifyReceipt`, `POST /sandbox/verifyReceipt`: HTTP 200 and a JSON status
-///   (another method: status 21000);
+///   (GET or HEAD: status 21000, Apple's "not made with POST"; a method the OpenAPI
+///   document does not declare there: 405 with `Allow`);
 /// - `/inApps/…` and `/sandbox/inApps/…`: the App Store Server API (`ServerAPIHandler`);
 /// - `/forge/v1/…` and `/sandbox/forge/v1/…`: the control API that drives the same
 ///   stores (`StoreControlHandler`; no token: it is the test's own handle on the store);
-/// - `GET /health`: 200 `{"status":"ok"}`;
-/// - anything else: 404.
+/// - `GET /health`: 200 `{"status":"ok"}` (another method: 405 with `Allow`);
+/// - anything else: 404, naming what the server answers (`notFoundText`).
 @available(macOS 14, iOS 17, tvOS 17, *)  // Hummingbird 2
 struct ForgeServeResponder: HTTPResponder {
     typealias Context = ForgeRequestContext
@@ -62,12 +63,25 @@ struct ForgeServeResponder: HTTPResponder {
         case "/health" where request.method == .get || request.method == .head:
             line.http = 200
             return Self.json(.object([("status", .string("ok"))]))
+        case "/health":
+            line.http = 405
+            line.verdict = "use GET"
+            return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD"],
+                            body: .init(byteBuffer: ByteBuffer(string: "method not allowed: /health takes GET (or HEAD)\n")))
         default:
             line.http = 404
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "not found: POST /verifyReceipt or /sandbox/verifyReceipt\n")))
+                            body: .init(byteBuffer: ByteBuffer(string: Self.notFoundText)))
         }
-        guard request.method == .post else { return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line) }
+        guard request.method == .post else {
+            guard request.method == .get || request.method == .head else {
+                line.http = 405
+                line.verdict = "use POST"
+                return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD, POST"],
+                                body: .init(byteBuffer: ByteBuffer(string: "method not allowed: \(request.uri.path) takes POST (GET answers status 21000)\n")))
+            }
+            return answer(VerifyReceiptAnswer(.notPOST, verdict: "not-post"), &line)
+        }
 
         let fault: Fault?
         let body: [UInt8]
@@ -308,6 +322,11 @@ struct ForgeServeResponder: HTTPResponder {
         return Response(status: .ok, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: journal.json(limit: limit, environment: environment).bytes)))
     }
+
+    /// The answer to a path outside every surface: what the server does answer.
+    static let notFoundText = "not found: forge serve answers POST /verifyReceipt and /sandbox/verifyReceipt, "
+        + "the App Store Server API below /inApps/ and /sandbox/inApps/, the control API below /forge/v1/ and "
+        + "/sandbox/forge/v1/, and GET /health (Schemas/forge-serve.openapi.json lists every path)\n"
 
     static func json(_ value: ResponseJSON) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json", deprecation: "true"],

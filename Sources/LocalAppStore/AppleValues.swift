@@ -81,6 +81,17 @@ public enum RevocationReason: Int, Sendable, Hashable, Codable, CaseIterable {
     case refundedDueToIssue = 1
 }
 
+/// `RevocationType` (App Store Server API 1.19): how a revoked transaction was taken back.
+/// https://developer.apple.com/documentation/appstoreservernotifications/revocationtype
+public enum RevocationType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Apple refunded the whole transaction.
+    case refundFull = "REFUND_FULL"
+    /// Apple refunded part of it (`revocationPercentage` says how much).
+    case refundProrated = "REFUND_PRORATED"
+    /// A family member lost the purchase they had through Family Sharing.
+    case familyRevoke = "FAMILY_REVOKE"
+}
+
 /// `InAppOwnershipType`.
 public enum OwnershipType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The customer bought it.

@@ -13,6 +13,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidOriginalTransactionId
         /// No transaction has that id.
         case transactionNotFound
+        /// An app transaction id where only a transaction id is taken (Apple's
+        /// `AppTransactionIdNotSupportedError`).
+        case appTransactionIdNotSupported
         /// No transaction has that original transaction id.
         case originalTransactionNotFound
         /// No customer has that id.
@@ -29,8 +32,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidExtendByDays
         /// A mass-extension request identifier that is missing, malformed or already used.
         case invalidRequestIdentifier
-        /// An empty storefront list, or a code that is not a storefront the store knows.
+        /// A storefront code that is not a storefront the store knows.
         case invalidStorefrontCountryCode
+        /// An empty storefront list (Apple's `InvalidEmptyStorefrontCountryCodeListError`).
+        case emptyStorefrontCountryCodes
         /// A subscription in a state that cannot be extended (expired, in a free offer period, …).
         case subscriptionExtensionIneligible
         /// A subscription already extended twice in 365 days.
@@ -41,6 +46,12 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case familyTransactionNotSupported
         /// Send Consumption Information v1 for a product type it does not take.
         case transactionTypeNotSupported
+        /// A consumption percentage other than 0 for a purchase that was not delivered
+        /// (Apple's `UndeliveredConsumptionPercentageNonZeroError`, which has no number).
+        case undeliveredConsumptionPercentageNonZero
+        /// A consumption percentage for an auto-renewable subscription (Apple's
+        /// `ConsumptionPercentageAutoRenewableSubscriptionError`, which has no number).
+        case consumptionPercentageAutoRenewableSubscription
         /// A transaction id given where the original transaction id is required.
         case transactionIdIsNotOriginalTransactionId
         /// A mass-extension request identifier the store does not know.

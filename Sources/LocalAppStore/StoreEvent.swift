@@ -32,7 +32,8 @@ public struct StoreEvent: Sendable, Hashable, Encodable {
         case renewalExtensionSummary(requestIdentifier: String, succeeded: Int, failed: Int)
         /// A mass extension could not extend this subscription (it was not eligible).
         case renewalExtensionFailed(requestIdentifier: String)
-        /// The customer lost access without a refund (Family Sharing stopped, or Apple revoked it).
+        /// A family member lost access to a purchase they shared (the purchaser stopped
+        /// sharing it, or it was refunded).
         case revoked
         /// A price increase was announced or the customer answered it.
         case priceIncrease(PriceIncreaseStatus)

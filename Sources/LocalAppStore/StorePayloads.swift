@@ -68,6 +68,8 @@ final class StorePayloads: Sendable, Equatable {
         payload.price = transaction.price
         payload.currency = buyer.storefront.currency
         payload.appTransactionId = String(buyer.appTransactionId)
+        payload.revocationType = transaction.revocationType?.rawValue
+        payload.revocationPercentage = transaction.revocationPercentage
         return payload
     }
 

@@ -81,7 +81,8 @@ extension StoreState {
     /// Transactions per page of the history and the refund history.
     public static let pageSize = 20
 
-    /// Get Transaction History for the customer of `transactionId`. Transactions are
+    /// Get Transaction History for the customer of `transactionId` (any of their
+    /// transaction ids or their app transaction id). Transactions are
     /// ordered by purchase date, then transaction id — keys that never change — and a
     /// revision names the last key returned, so pages stay stable when transactions
     /// are added, refunded or finished between calls.
@@ -89,7 +90,7 @@ extension StoreState {
         if let start = query.startDate, let end = query.endDate, start > end {
             throw StoreError(.startDateAfterEndDate, field: "startDate", "\(start) is after endDate \(end)")
         }
-        let customer = try customerOf(transactionId: transactionId)
+        let customer = try customerIndex(anyTransactionId: transactionId)
         let cursor = try query.revision.map { revision throws(StoreError) in try Self.cursor(revision, sort: query.sort) }
         let productFilter = Set(query.productIds)
         let kindFilter = Set(query.productTypes)
@@ -110,9 +111,10 @@ extension StoreState {
                     revision: query.revision)
     }
 
-    /// Get Refund History: the customer's refunded transactions, by refund date.
+    /// Get Refund History: the refunded transactions of the customer of `transactionId`
+    /// (any of their transaction ids or their app transaction id), by refund date.
     public func refundHistory(transactionId: String, revision: String? = nil) throws(StoreError) -> TransactionPage {
-        let customer = try customerOf(transactionId: transactionId)
+        let customer = try customerIndex(anyTransactionId: transactionId)
         let cursor = try revision.map { revision throws(StoreError) in try Self.cursor(revision, sort: .ascending) }
         let refunded = customers[Int(customer)].transactions.map { transactions[Int($0)] }.filter {
             $0.isRevoked && $0.ownership == .purchased
@@ -154,7 +156,8 @@ extension StoreState {
 
     static func cursor(_ revision: String, sort: HistoryQuery.Sort) throws(StoreError) -> (StoreInstant, UInt64) {
         let utf8 = Array(revision.utf8)
-        guard utf8.count == 33, utf8[0] == (sort == .ascending ? UInt8(ascii: "A") : UInt8(ascii: "D")),
+        let hexDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        guard utf8.count == 33, utf8[0] == (sort == .ascending ? UInt8(ascii: "A") : UInt8(ascii: "D")), utf8.dropFirst().allSatisfy(hexDigit),
               let date = UInt64(String(decoding: utf8[1..<17], as: UTF8.self), radix: 16),
               let id = UInt64(String(decoding: utf8[17...], as: UTF8.self), radix: 16) else {
             throw StoreError(.invalidRevision, field: "revision",

@@ -59,19 +59,11 @@ extension StoreState {
 
     /// Get App Transaction Info: by any transaction id of the customer, or the app transaction id.
     public func appTransactionInfo(transactionId: String) throws(StoreError) -> AppTransactionDecodedPayload {
-        let id = try Self.parseId(transactionId, field: "transactionId")
-        if let index = transactionIndex[id] {
-            return appTransactionPayload(customers[Int(transactions[Int(index)].customer)])
+        do throws(StoreError) {
+            return appTransactionPayload(customers[Int(try customerIndex(anyTransactionId: transactionId))])
+        } catch let error where error.code == .transactionNotFound {
+            throw StoreError(.appTransactionDoesNotExist, field: "transactionId", "no customer with a transaction or app transaction \(transactionId)")
         }
-        if let customer = customers.first(where: { $0.appTransactionId == id }) {
-            return appTransactionPayload(customer)
-        }
-        throw StoreError(.appTransactionDoesNotExist, field: "transactionId", "no customer with a transaction or app transaction \(transactionId)")
-    }
-
-    /// The customer a transaction id belongs to.
-    func customerOf(transactionId: String) throws(StoreError) -> Int32 {
-        transactions[Int(try transactionIndex(transactionId))].customer
     }
 }
 
@@ -96,11 +88,12 @@ public struct SubscriptionGroupStatus: Sendable, Hashable {
 }
 
 extension StoreState {
-    /// Get All Subscription Statuses for the customer of `transactionId`: per group, each
+    /// Get All Subscription Statuses for the customer of `transactionId` (any of their
+    /// transaction ids or their app transaction id): per group, each
     /// subscription (purchased or family-shared) with its latest transaction and renewal
     /// info; `statuses` keeps only those in the given states.
     public func subscriptionStatuses(transactionId: String, statuses: Set<SubscriptionStatus>? = nil) throws(StoreError) -> [SubscriptionGroupStatus] {
-        let customer = try customerOf(transactionId: transactionId)
+        let customer = try customerIndex(anyTransactionId: transactionId)
         var byGroup: [Int32: [LastTransactionStatus]] = [:]
         for subscription in subscriptionsOf(customer) where statuses?.contains(subscription.status) ?? true {
             byGroup[subscription.group, default: []].append(LastTransactionStatus(

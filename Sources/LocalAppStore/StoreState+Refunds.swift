@@ -17,16 +17,23 @@ extension StoreState {
         return index
     }
 
-    /// SKTestSession's `refundTransaction`: Apple refunds the transaction now (`REFUND`).
-    /// Family members' copies are revoked with it; a refunded current subscription
-    /// period revokes the subscription.
+    /// SKTestSession's `refundTransaction`: Apple refunds the transaction now (`REFUND`),
+    /// in full (`REFUND_FULL`) or, with `percentage` (milli-percent, 1 to 99999), prorated
+    /// (`REFUND_PRORATED`, its `revocationPercentage`). Family members' copies are revoked
+    /// with it; a refunded current subscription period revokes the subscription.
     @discardableResult
-    public mutating func refundTransaction(transactionId: String, reason: RevocationReason) throws(StoreError) -> StoreActionResult {
+    public mutating func refundTransaction(transactionId: String, reason: RevocationReason,
+                                           percentage: Int? = nil) throws(StoreError) -> StoreActionResult {
         let index = try purchasedTransaction(transactionId)
         guard !transactions[Int(index)].isRevoked else {
             throw StoreError(.invalidState, field: "transactionId", "\(transactionId) is already refunded or revoked")
         }
+        if let percentage, !(1..<100_000).contains(percentage) {
+            throw StoreError(.invalidValue, field: "percentage",
+                             "\(percentage) is not a prorated share: 1 to 99999 milli-percent (leave it out for a full refund)")
+        }
         var result = StoreActionResult()
+        transactions[Int(index)].proratedShare = percentage.map(Int32.init)
         revoke(index, reason: reason, event: .refunded(reason), into: &result)
         return result
     }
@@ -55,6 +62,7 @@ extension StoreState {
         var result = StoreActionResult()
         transactions[Int(index)].revocationDate = nil
         transactions[Int(index)].revocationReason = nil
+        transactions[Int(index)].proratedShare = nil
         let id = transactions[Int(index)].transactionId
         for copy in familyCopies[id] ?? [] where transactions[Int(copy)].isRevoked {
             transactions[Int(copy)].revocationDate = nil
@@ -76,8 +84,14 @@ extension StoreState {
         return result
     }
 
-    /// Apple takes the purchase away without a refund (`REVOKE`). A family member's copy:
-    /// the purchaser stopped sharing it, only that member loses it.
+    /// Apple takes a purchase away. A family member's copy: the purchaser stopped sharing
+    /// it, only that member loses it (`REVOKE`, revocationType `FAMILY_REVOKE`). The
+    /// purchaser's own purchase: REVOKE is Family Sharing's alone (Apple's notificationType
+    /// page lists it for one event: "A family member loses access to the subscription
+    /// through Family Sharing"), and the one event by which Apple takes a purchaser's
+    /// purchase back is "Apple refunds the transaction" (`REFUND`); so it is refunded, for
+    /// another reason (revocationReason 0), with its family copies revoked as in any refund.
+    /// https://developer.apple.com/documentation/appstoreservernotifications/notificationtype
     @discardableResult
     public mutating func revokeTransaction(transactionId: String) throws(StoreError) -> StoreActionResult {
         let index = try transactionIndex(transactionId)
@@ -96,7 +110,7 @@ extension StoreState {
                 subscriptions[Int(owner)].familyCopies.removeAll { $0 == copy }
             }
         } else {
-            revoke(index, reason: .refundedForOtherReason, event: .revoked, into: &result)
+            revoke(index, reason: .refundedForOtherReason, event: .refunded(.refundedForOtherReason), into: &result)
         }
         return result
     }

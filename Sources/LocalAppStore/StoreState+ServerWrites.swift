@@ -9,8 +9,9 @@ extension StoreState {
     /// Set App Account Token: every transaction of the purchase `originalTransactionId`
     /// carries `token` from now on. Family members' copies are refused (4000185), as is
     /// a transaction id that is not an original one (4000187). Apple's page lists a
-    /// malformed id as InvalidTransactionIdError (4000006) and an unknown one as
-    /// OriginalTransactionIdNotFoundError (4040005)
+    /// malformed id as InvalidTransactionIdError (4000006), an unknown one as
+    /// OriginalTransactionIdNotFoundError (4040005) and an app transaction id as
+    /// AppTransactionIdNotSupportedError (4000048)
     /// (https://developer.apple.com/documentation/appstoreserverapi/set-app-account-token).
     public mutating func setAppAccountToken(originalTransactionId: String, token: String) throws(StoreError) {
         let id = try Self.parseId(originalTransactionId, field: "originalTransactionId", code: .invalidTransactionId)
@@ -18,7 +19,7 @@ extension StoreState {
             throw StoreError(.invalidAppAccountToken, field: "appAccountToken", "'\(token)' is not a UUID")
         }
         guard let index = transactionIndex[id] else {
-            throw StoreError(.originalTransactionNotFound, field: "originalTransactionId", "no transaction \(originalTransactionId) in this store")
+            throw notATransaction(id, originalTransactionId, field: "originalTransactionId", notFound: .originalTransactionNotFound)
         }
         let transaction = transactions[Int(index)]
         guard transaction.originalTransactionId == id else {
@@ -44,19 +45,45 @@ extension StoreState {
 
     /// Send Consumption Information: kept with the transaction for the refund decision a
     /// test makes next (`refundTransaction` or `declineRefund`). Version 2 takes any
-    /// product type; version 1 (`onlyConsumablesAndAutoRenewables`) only consumables and
-    /// auto-renewable subscriptions (Apple's `ConsumptionRequestV1` and
-    /// `InvalidTransactionTypeNotSupportedError`).
+    /// product type; version 1 only consumables and auto-renewable subscriptions (Apple's
+    /// `ConsumptionRequestV1` and `InvalidTransactionTypeNotSupportedError`). Version 2's
+    /// `consumptionPercentage`, as Apple's consumptionPercentage page has it
+    /// (https://developer.apple.com/documentation/appstoreserverapi/consumptionpercentage):
+    /// "If the deliveryStatus value isn't DELIVERED, set the consumptionPercentage to 0;
+    /// otherwise, the request fails with an HTTP 400 error
+    /// UndeliveredConsumptionPercentageNonZeroError", and "Don't provide a consumption
+    /// percentage for auto-renewable subscriptions, otherwise the request fails with an
+    /// HTTP 400 error ConsumptionPercentageAutoRenewableSubscriptionError". Version 1's
+    /// percentage is the one the store derives from its `consumptionStatus`, so neither applies.
+    /// And, same page: "If you select GRANT_PRORATED for the refundPreference field, you need
+    /// to provide a consumptionPercentage greater than 0 and less than 100000" (not for an
+    /// auto-renewable subscription, whose percentage Apple calculates).
     public mutating func sendConsumptionInformation(transactionId: String, _ information: ConsumptionInformation,
-                                                    onlyConsumablesAndAutoRenewables: Bool = false) throws(StoreError) {
+                                                    request: ConsumptionInformation.Request = .v2) throws(StoreError) {
         let index = try transactionIndex(transactionId)
         let kind = product(transactions[Int(index)].product).kind
-        if onlyConsumablesAndAutoRenewables, kind != .consumable, kind != .autoRenewableSubscription {
+        if request == .v1, kind != .consumable, kind != .autoRenewableSubscription {
             throw StoreError(.transactionTypeNotSupported, field: "transactionId",
                              "\(transactionId) is a \(kind) purchase: version 1 takes consumables and auto-renewable subscriptions")
         }
-        if let percentage = information.consumptionPercentage, !(0...100_000).contains(percentage) {
-            throw StoreError(.invalidValue, field: "consumptionPercentage", "\(percentage) is not between 0 and 100000 (milli-percent)")
+        if let percentage = information.consumptionPercentage {
+            guard (0...100_000).contains(percentage) else {
+                throw StoreError(.invalidValue, field: "consumptionPercentage", "\(percentage) is not between 0 and 100000 (milli-percent)")
+            }
+            if request == .v2, kind == .autoRenewableSubscription {
+                throw StoreError(.consumptionPercentageAutoRenewableSubscription, field: "consumptionPercentage",
+                                 "\(transactionId) is an auto-renewable subscription, whose percentage Apple calculates from the time elapsed: leave it out")
+            }
+            if request == .v2, percentage != 0, information.deliveryStatus != .delivered {
+                throw StoreError(.undeliveredConsumptionPercentageNonZero, field: "consumptionPercentage",
+                                 "\(percentage) with deliveryStatus \(information.deliveryStatus.rawValue): must be 0 unless DELIVERED")
+            }
+        }
+        if request == .v2, kind != .autoRenewableSubscription, information.refundPreference == .grantProrated,
+           !(1..<100_000).contains(information.consumptionPercentage ?? 0) {
+            throw StoreError(.invalidValue, field: "consumptionPercentage",
+                             "GRANT_PRORATED needs a consumptionPercentage greater than 0 and less than 100000, not "
+                                 + (information.consumptionPercentage.map(String.init) ?? "none"))
         }
         guard transactions[Int(index)].ownership == .purchased else {
             throw StoreError(.familyTransactionNotSupported, field: "transactionId", "\(transactionId) is a family member's copy")
@@ -67,12 +94,19 @@ extension StoreState {
     }
 
     /// Extend a Subscription Renewal Date: moves the renewal (and the current period's
-    /// expiry) `days` later, for the purchaser and the family members sharing it.
+    /// expiry) `days` later, for the purchaser and the family members sharing it. A request
+    /// identifier this subscription was extended with before is that request sent again, as
+    /// Apple's requestIdentifier page has it: "To resend the same request due to a timeout
+    /// or other error, use the same request identifier"
+    /// (https://developer.apple.com/documentation/appstoreserverapi/requestidentifier): it
+    /// is answered as the first time (same effective date), and extends nothing.
     @discardableResult
     public mutating func extendRenewalDate(originalTransactionId: String, days: Int, reason: ExtendReasonCode,
                                            requestIdentifier: String) throws(StoreError) -> StoreActionResult {
         try Self.validateExtension(days: days, requestIdentifier: requestIdentifier)
         let index = try subscriptionIndex(originalTransactionId)
+        let key = SingleExtensionKey(originalTransactionId: subscriptions[Int(index)].originalTransactionId, requestIdentifier: requestIdentifier)
+        if let first = singleExtensions[key] { return first }
         guard subscriptions[Int(index)].ownership == .purchased else {
             throw StoreError(.familySharedSubscriptionExtensionIneligible, field: "originalTransactionId",
                              "\(originalTransactionId) is shared through Family Sharing; extend the purchaser's subscription")
@@ -80,12 +114,18 @@ extension StoreState {
         if let problem = extensionProblem(index) { throw problem }
         var result = StoreActionResult()
         extend(index, days: days, requestIdentifier: requestIdentifier, into: &result)
+        var answer = result
+        answer.events = []
+        singleExtensions[key] = answer
         return result
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers of `productId` (in
     /// `storefrontCountryCodes`, when given): every eligible purchased subscription is
-    /// extended, the others are counted as failed; the request completes at once.
+    /// extended, the others are counted as failed; the request completes at once. A
+    /// request identifier used for the product before is that request sent again (Apple's
+    /// requestIdentifier page: "To resend the same request due to a timeout or other error,
+    /// use the same request identifier"): answered as the first time, nothing extended again.
     @discardableResult
     public mutating func extendRenewalDatesForAllActiveSubscribers(productId: String, days: Int, reason: ExtendReasonCode,
                                                                    requestIdentifier: String,
@@ -94,10 +134,15 @@ extension StoreState {
         guard let product = productIndex[productId], products[Int(product)].kind == .autoRenewableSubscription else {
             throw StoreError(.invalidProductId, field: "productId", "'\(productId)' is not an auto-renewable subscription of the app")
         }
+        if massExtensions.contains(where: { $0.requestIdentifier == requestIdentifier && $0.productId == productId }) {
+            var first = StoreActionResult()
+            first.requestIdentifier = requestIdentifier
+            return first
+        }
         var storefronts: Set<Storefront>?
         if let storefrontCountryCodes {
             guard !storefrontCountryCodes.isEmpty else {
-                throw StoreError(.invalidStorefrontCountryCode, field: "storefrontCountryCodes", "is empty (leave it out for every storefront)")
+                throw StoreError(.emptyStorefrontCountryCodes, field: "storefrontCountryCodes", "is empty (leave it out for every storefront)")
             }
             var chosen = Set<Storefront>()
             for code in storefrontCountryCodes {
@@ -108,9 +153,6 @@ extension StoreState {
                 chosen.insert(storefront)
             }
             storefronts = chosen
-        }
-        guard !massExtensions.contains(where: { $0.requestIdentifier == requestIdentifier && $0.productId == productId }) else {
-            throw StoreError(.invalidRequestIdentifier, field: "requestIdentifier", "'\(requestIdentifier)' was used for \(productId) before")
         }
         var result = StoreActionResult()
         var succeeded = 0

@@ -30,6 +30,9 @@ public struct StoreState: Sendable {
     public internal(set) var subscriptions: [StoreSubscription] = []
     /// Every mass renewal-date extension, in the order requested.
     public internal(set) var massExtensions: [MassExtension] = []
+    /// The answers of the single renewal-date extensions done, by subscription and request
+    /// identifier: the same request sent again is answered as the first time, not done twice.
+    var singleExtensions: [SingleExtensionKey: StoreActionResult] = [:]
     /// What happened since the store was created or reset (the default population's
     /// history is state, not events), oldest first.
     public internal(set) var events: [StoreEvent] = []
@@ -42,6 +45,8 @@ public struct StoreState: Sendable {
 
     let productIndex: [String: Int32]
     var customerIndex: [String: Int32] = [:]
+    /// A customer's app transaction id → the customer.
+    var appTransactionIndex: [UInt64: Int32] = [:]
     var transactionIndex: [UInt64: Int32] = [:]
     var orderIndex: [UInt64: Int32] = [:]
     var subscriptionIndex: [UInt64: Int32] = [:]
@@ -175,21 +180,44 @@ public struct StoreState: Sendable {
         return index
     }
 
-    /// A transaction id as the API receives it: digits only.
+    /// A transaction id as the API receives it: digits only, at most 2^64 − 1 (twenty digits
+    /// can be more: such an id is refused saying so).
     static func parseId(_ text: String, field: String, code: StoreError.Code = .invalidTransactionId) throws(StoreError) -> UInt64 {
-        guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let value = UInt64(text) else {
-            throw StoreError(code, field: field, "'\(text)' is not a transaction id (digits only)")
+        guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw StoreError(code, field: field, "'\(text)' is not a transaction id (1 to 20 digits)")
+        }
+        guard let value = UInt64(text) else {
+            throw StoreError(code, field: field, "\(text) is above \(UInt64.max) (2^64 − 1), the largest transaction id")
         }
         return value
     }
 
+    /// The transaction `text` names. An app transaction id is refused with its own code:
+    /// actions and endpoints that take a transaction id take no app transaction id
+    /// (Apple's `AppTransactionIdNotSupportedError`; those that do use `customerIndex(anyTransactionId:)`).
     func transactionIndex(_ text: String, field: String = "transactionId") throws(StoreError) -> Int32 {
         let id = try Self.parseId(text, field: field)
-        guard let index = transactionIndex[id] else {
-            throw StoreError(.transactionNotFound, field: field, "no transaction \(text) in this store")
-        }
+        guard let index = transactionIndex[id] else { throw notATransaction(id, text, field: field) }
         return index
+    }
+
+    /// Why no transaction has the id `id` (`text` as given): it is an app transaction id, or unknown.
+    func notATransaction(_ id: UInt64, _ text: String, field: String, notFound: StoreError.Code = .transactionNotFound) -> StoreError {
+        if appTransactionIndex[id] != nil {
+            return StoreError(.appTransactionIdNotSupported, field: field,
+                              "\(text) is an app transaction id; this takes the id of an in-app purchase transaction")
+        }
+        return StoreError(notFound, field: field, "no transaction \(text) in this store")
+    }
+
+    /// The customer of `text`: any of their transaction ids, original or not, or their
+    /// app transaction id (Apple's `anyTransactionId`: "any originalTransactionId,
+    /// transactionId or appTransactionId that belongs to the customer").
+    func customerIndex(anyTransactionId text: String, field: String = "transactionId") throws(StoreError) -> Int32 {
+        let id = try Self.parseId(text, field: field)
+        if let index = transactionIndex[id] { return transactions[Int(index)].customer }
+        if let customer = appTransactionIndex[id] { return customer }
+        throw StoreError(.transactionNotFound, field: field, "no transaction or app transaction \(text) in this store")
     }
 
     func subscriptionIndex(_ text: String, field: String = "originalTransactionId") throws(StoreError) -> Int32 {
@@ -241,6 +269,7 @@ public struct StoreState: Sendable {
         customers.append(StoreCustomer(id: id, storefront: storefront, appTransactionId: appTransactionId,
                                        firstDownloadDate: now, transactions: []))
         customerIndex[id] = index
+        appTransactionIndex[appTransactionId] = index
         return index
     }
 
@@ -283,6 +312,12 @@ public struct StoreState: Sendable {
         case .expired, .revoked: return nil
         }
     }
+}
+
+/// A single renewal-date extension request: the subscription and the developer's identifier.
+struct SingleExtensionKey: Hashable {
+    let originalTransactionId: UInt64
+    let requestIdentifier: String
 }
 
 /// A renewal-date extension for all active subscribers of a product (Extend

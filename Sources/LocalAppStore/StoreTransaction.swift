@@ -41,6 +41,15 @@ public struct ConsumptionInformation: Sendable, Hashable, Codable {
         self.refundPreference = refundPreference
         self.receivedDate = receivedDate
     }
+
+    /// Which Send Consumption Information request the information came with: each has its rules.
+    public enum Request: Sendable, Hashable {
+        /// `ConsumptionRequestV1` (deprecated): consumables and auto-renewable subscriptions only.
+        case v1
+        /// `ConsumptionRequest`: any product type; no percentage for an auto-renewable
+        /// subscription, 0 when the purchase was not delivered.
+        case v2
+    }
 }
 
 /// A refund the customer asked for and the App Store has not decided yet.
@@ -90,6 +99,9 @@ public struct StoreTransaction: Sendable, Hashable {
     public internal(set) var revocationDate: StoreInstant?
     /// Why the App Store refunded or revoked it.
     public internal(set) var revocationReason: RevocationReason?
+    /// The share of a prorated refund, in milli-units of a percent (1 to 99999); nil for a
+    /// refund of the whole, a revocation, or none.
+    public internal(set) var proratedShare: Int32? = nil
     /// True when the customer upgraded to another subscription of the group after this one.
     public internal(set) var isUpgraded: Bool
     /// Finish Transaction was called (or the app finished it).
@@ -103,6 +115,24 @@ public struct StoreTransaction: Sendable, Hashable {
 
     /// True when the transaction was refunded or revoked.
     public var isRevoked: Bool { revocationDate != nil }
+
+    /// How a revoked transaction was taken back: a family member's copy is `FAMILY_REVOKE`
+    /// (REVOKE: "A family member loses access to the subscription through Family Sharing"),
+    /// the purchaser's own a refund, of the whole or prorated (`proratedShare`).
+    public var revocationType: RevocationType? {
+        guard isRevoked else { return nil }
+        if ownership == .familyShared { return .familyRevoke }
+        return proratedShare == nil ? .refundFull : .refundProrated
+    }
+
+    /// The share taken back, in milli-units of a percent (revocationPercentage: "The
+    /// percentage, in milliunits, of the transaction that the App Store has refunded or
+    /// revoked"; "This field doesn't appear if the refund is reversed"): a prorated
+    /// refund's share, else all of it (refunded in full, or revoked from a family member).
+    public var revocationPercentage: Int? {
+        guard isRevoked else { return nil }
+        return proratedShare.map(Int.init) ?? 100_000
+    }
 }
 
 /// A customer: one Apple account using the app.

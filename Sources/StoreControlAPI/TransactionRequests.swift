@@ -17,14 +17,16 @@ struct TransactionRequest: Decodable {
     }
 }
 
-/// `{"transactionId", "reason"}`: `reason` is Apple's `RevocationReason`, 0 (other)
-/// or 1 (an issue with the app).
+/// `{"transactionId", "reason", "percentage"?}`: `reason` is Apple's `RevocationReason`,
+/// 0 (other) or 1 (an issue with the app); `percentage`, milli-percent, makes the refund
+/// prorated (`REFUND_PRORATED`).
 struct RefundTransactionRequest: Decodable {
     var transactionId: String
     var reason: RevocationReason
+    var percentage: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case transactionId, reason
+        case transactionId, reason, percentage
     }
 
     init(from decoder: any Decoder) throws {
@@ -32,10 +34,12 @@ struct RefundTransactionRequest: Decodable {
         let members = try decoder.container(keyedBy: CodingKeys.self)
         transactionId = try members.decode(String.self, forKey: .transactionId)
         reason = try members.choice(RevocationReason.self, forKey: .reason)
+        // Present means a number: null is no share (leave the member out for a full refund).
+        percentage = members.contains(.percentage) ? try members.decode(Int.self, forKey: .percentage) : nil
     }
 
     func apply(to state: inout StoreState) throws(StoreError) -> StoreActionResult {
-        try state.refundTransaction(transactionId: transactionId, reason: reason)
+        try state.refundTransaction(transactionId: transactionId, reason: reason, percentage: percentage)
     }
 }
 

@@ -56,6 +56,10 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var offerDiscountType: String?
     /// The customer's unique identifier for the app.
     public var appTransactionId: String?
+    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`: how a revoked transaction was taken back (API 1.19).
+    public var revocationType: String?
+    /// The share refunded, in milli-units of a percent (100000: all of it).
+    public var revocationPercentage: Int?
 
     /// A payload with every field absent, to fill in.
     public init() {}

@@ -110,8 +110,9 @@ public struct NotificationKind: Sendable, Hashable, CustomStringConvertible {
             // which `data` describes.
             return NotificationKind(.renewalExtension, .failure)
         case .revoked:
-            // T REVOKE: a Family Sharing purchase is no longer available to the customer
-            // (the purchaser refunded it or stopped sharing).
+            // T REVOKE: "A family member loses access to the subscription through Family
+            // Sharing" (the purchaser refunded it or stopped sharing). Only family members'
+            // copies are revoked: a purchaser's purchase taken back is refunded (REFUND).
             return NotificationKind(.revoke)
         }
     }

@@ -62,7 +62,7 @@ public struct ServerAPIHandler: Sendable {
         switch route {
         case .notFound:
             var response = APIResponse.text(404, "Not Found")
-            response.logDetail = "no such endpoint"
+            response.logDetail = "no App Store Server API endpoint at this path"
             return response
         case .methodNotAllowed(let allowed):
             var response = APIResponse.text(405, "Method Not Allowed", headers: [.init("Allow", allowed)])
@@ -109,7 +109,7 @@ public struct ServerAPIHandler: Sendable {
                 signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) }))
 
         case .refundHistory(let id):
-            let revision = request.values("revision").first
+            let revision = try Self.single(request, "revision", .invalidRequestRevision)
             let page = try read(store) { state throws(StoreError) in try state.refundHistory(transactionId: id, revision: revision) }
             return try json(ServerAPIResponseBody.RefundHistory(
                 signedTransactions: page.transactions.map { payload throws(ServerAPIError) in try sign(payload) },
@@ -142,16 +142,17 @@ public struct ServerAPIHandler: Sendable {
 
         case .sendConsumptionInformation(let id, let version):
             let information = version == 1
-                ? try ServerAPIRequestBody.decode(ServerAPIRequestBody.ConsumptionV1.self, from: request.body).validated()
-                : try ServerAPIRequestBody.decode(ServerAPIRequestBody.Consumption.self, from: request.body).validated()
+                ? try ServerAPIRequestBody.decode(ServerAPIRequestBody.ConsumptionV1.self, from: request.body) { body throws(ServerAPIError) in try body.validated() }
+                : try ServerAPIRequestBody.decode(ServerAPIRequestBody.Consumption.self, from: request.body) { body throws(ServerAPIError) in try body.validated() }
             try write(store) { state throws(StoreError) in
-                try state.sendConsumptionInformation(transactionId: id, information, onlyConsumablesAndAutoRenewables: version == 1)
+                try state.sendConsumptionInformation(transactionId: id, information, request: version == 1 ? .v1 : .v2)
             }
             return APIResponse(status: 202)
 
         case .extendRenewalDate(let originalTransactionId):
-            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.ExtendRenewalDate.self, from: request.body)
-            let (days, reason, requestIdentifier) = try body.validated()
+            let (days, reason, requestIdentifier) = try ServerAPIRequestBody.decode(ServerAPIRequestBody.ExtendRenewalDate.self, from: request.body) {
+                body throws(ServerAPIError) in try body.validated()
+            }
             let result = try write(store) { state throws(StoreError) in
                 try state.extendRenewalDate(originalTransactionId: originalTransactionId, days: days, reason: reason,
                                             requestIdentifier: requestIdentifier)
@@ -161,10 +162,13 @@ public struct ServerAPIHandler: Sendable {
                 success: true, effectiveDate: result.effectiveDate))
 
         case .extendRenewalDatesForAllActiveSubscribers:
-            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.MassExtendRenewalDate.self, from: request.body)
-            let (days, reason, requestIdentifier) = try ServerAPIRequestBody.validateExtension(
-                body.extendByDays, body.extendReasonCode, body.requestIdentifier)
-            guard let productId = body.productId else { throw ServerAPIError(.invalidProductId, "productId is missing") }
+            let (body, days, reason, requestIdentifier, productId) = try ServerAPIRequestBody.decode(
+                ServerAPIRequestBody.MassExtendRenewalDate.self, from: request.body) { body throws(ServerAPIError) in
+                let (days, reason, requestIdentifier) = try ServerAPIRequestBody.validateExtension(
+                    body.extendByDays, body.extendReasonCode, body.requestIdentifier)
+                guard let productId = body.productId else { throw ServerAPIError(.invalidProductId, "productId is missing") }
+                return (body, days, reason, requestIdentifier, productId)
+            }
             try write(store) { state throws(StoreError) in
                 try state.extendRenewalDatesForAllActiveSubscribers(productId: productId, days: days, reason: reason,
                                                                     requestIdentifier: requestIdentifier,
@@ -181,9 +185,12 @@ public struct ServerAPIHandler: Sendable {
                 succeededCount: status.succeededCount, failedCount: status.failedCount))
 
         case .setAppAccountToken(let originalTransactionId):
-            let body = try ServerAPIRequestBody.decode(ServerAPIRequestBody.UpdateAppAccountToken.self, from: request.body)
-            guard let token = body.appAccountToken else {
-                throw ServerAPIError(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
+            let token = try ServerAPIRequestBody.decode(ServerAPIRequestBody.UpdateAppAccountToken.self, from: request.body) {
+                body throws(ServerAPIError) in
+                guard let token = body.appAccountToken else {
+                    throw ServerAPIError(.invalidAppAccountTokenUuidError, "appAccountToken is missing")
+                }
+                return token
             }
             try write(store) { state throws(StoreError) in try state.setAppAccountToken(originalTransactionId: originalTransactionId, token: token) }
             return APIResponse(status: 200)
@@ -220,8 +227,10 @@ public struct ServerAPIHandler: Sendable {
     /// Get Notification History: the channel's records in queue order, 20 a page; the
     /// `paginationToken` is the `notificationUUID` of the next page's first record.
     private func notificationHistory(store: LocalAppStore, request: ServerAPIRequest) throws(ServerAPIError) -> APIResponse {
-        let body = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body)
-        let query = try NotificationHistoryQuery(body: body, now: store.read { $0.now }, environment: store.configuration.environment)
+        let now = store.read { $0.now }
+        let query = try ServerAPIRequestBody.decode(NotificationHistoryQuery.Body.self, from: request.body) { body throws(ServerAPIError) in
+            try NotificationHistoryQuery(body: body, now: now, environment: store.configuration.environment)
+        }
         let customerId = try query.transactionId.map { id throws(ServerAPIError) in
             try read(store) { state throws(StoreError) in try state.customerId(ofTransaction: id) }
         }
@@ -257,13 +266,17 @@ public struct ServerAPIHandler: Sendable {
     /// `subscriptionGroupIdentifier` values OR'd; booleans `true`/`True`).
     static func historyQuery(_ request: ServerAPIRequest) throws(ServerAPIError) -> HistoryQuery {
         var query = HistoryQuery()
-        query.revision = request.values("revision").first
-        if let text = request.values("startDate").first {
-            guard let value = StoreInstant(text) else { throw ServerAPIError(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970") }
+        query.revision = try single(request, "revision", .invalidRequestRevision)
+        if let text = try single(request, "startDate", .invalidStartDate) {
+            guard let value = Self.milliseconds(text) else {
+                throw ServerAPIError(.invalidStartDate, "startDate '\(text)' is not milliseconds since 1970 (1 to 18 digits)")
+            }
             query.startDate = value
         }
-        if let text = request.values("endDate").first {
-            guard let value = StoreInstant(text) else { throw ServerAPIError(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970") }
+        if let text = try single(request, "endDate", .invalidEndDate) {
+            guard let value = Self.milliseconds(text) else {
+                throw ServerAPIError(.invalidEndDate, "endDate '\(text)' is not milliseconds since 1970 (1 to 18 digits)")
+            }
             query.endDate = value
         }
         if let start = query.startDate, let end = query.endDate, start > end {
@@ -278,23 +291,31 @@ public struct ServerAPIHandler: Sendable {
             query.productTypes.append(kind)
         }
         query.subscriptionGroupIdentifiers = request.values("subscriptionGroupIdentifier")
-        if let text = request.values("sort").first {
+        if let text = try single(request, "sort", .invalidSort) {
             guard let sort = HistoryQuery.Sort(rawValue: text) else {
                 throw ServerAPIError(.invalidSort, "sort '\(text)' is not ASCENDING or DESCENDING")
             }
             query.sort = sort
         }
-        if let text = request.values("inAppOwnershipType").first {
+        if let text = try single(request, "inAppOwnershipType", .invalidInAppOwnershipType) {
             guard let ownership = OwnershipType(rawValue: text) else {
                 throw ServerAPIError(.invalidInAppOwnershipType, "inAppOwnershipType '\(text)' is not PURCHASED or FAMILY_SHARED")
             }
             query.inAppOwnershipType = ownership
         }
-        if let text = request.values("revoked").first {
+        if let text = try single(request, "revoked", .invalidRevoked) {
             guard let revoked = Self.boolean(text) else { throw ServerAPIError(.invalidRevoked, "revoked '\(text)' is not true or false") }
             query.revoked = revoked
         }
         return query
+    }
+
+    /// The one value of a parameter that is not repeatable (nil when absent); given more than
+    /// once, it is refused with its own error, as a value outside its values would be.
+    static func single(_ request: ServerAPIRequest, _ name: String, _ error: StoreAPIError) throws(ServerAPIError) -> String? {
+        let values = request.values(name)
+        guard values.count <= 1 else { throw ServerAPIError(error, "\(name) is given \(values.count) times; it takes one value") }
+        return values.first
     }
 
     /// Get All Subscription Statuses' `status` filter (repeatable: 1 to 5); nil when absent.
@@ -303,12 +324,19 @@ public struct ServerAPIHandler: Sendable {
         guard !values.isEmpty else { return nil }
         var statuses = Set<SubscriptionStatus>()
         for text in values {
-            guard let number = Int(text), let status = SubscriptionStatus(rawValue: number) else {
+            guard text.utf8.count == 1, let number = Int(text), let status = SubscriptionStatus(rawValue: number) else {
                 throw ServerAPIError(.invalidStatus, "status '\(text)' is not 1 to 5")
             }
             statuses.insert(status)
         }
         return statuses
+    }
+
+    /// A date of a query: 1 to 18 decimal digits (no sign, no space), as the OpenAPI document
+    /// says; 18 digits of milliseconds reach far past any date a store has.
+    static func milliseconds(_ text: String) -> StoreInstant? {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return StoreInstant(text)
     }
 
     /// `true`/`false` as Node and JSON write them, `True`/`False` as Python's `str(bool)` does.

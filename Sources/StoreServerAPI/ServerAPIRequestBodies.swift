@@ -6,12 +6,25 @@ import StrictJSON
 /// missing or bad one gets Apple's error for that member, not a general 4000000.
 /// A body that is not a JSON object of these types is 4000000.
 enum ServerAPIRequestBody {
-    static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(ServerAPIError) -> Body {
+    /// The body decoded as `type`, then `validate`d (each member's own error first), then
+    /// any member sent as `null` refused (4000000): Apple documents no member whose value
+    /// may be null, and a null where a value is optional is not "left out" (Apple's
+    /// clients leave unset members out; a null `refundPreference` is no preference Apple has).
+    static func decode<Body: Decodable, Value>(_ type: Body.Type, from bytes: [UInt8],
+                                               validate: (Body) throws(ServerAPIError) -> Value) throws(ServerAPIError) -> Value {
+        let input: JSONInput
+        let body: Body
         do throws(JSONInputError) {
-            return try JSONInput.parse(bytes, file: "body").decode(type)
+            input = try JSONInput.parse(bytes, file: "body")
+            body = try input.decode(type)
         } catch {
             throw ServerAPIError(.generalBadRequest, "the body is not the expected JSON: \(error.location): \(error.reason)")
         }
+        let value = try validate(body)
+        if case .object(let members) = input.value, let null = members.first(where: { $0.value == .null }) {
+            throw ServerAPIError(.generalBadRequest, "\(null.key) is null: leave the member out instead")
+        }
+        return value
     }
 
     /// `ExtendRenewalDateRequest`.

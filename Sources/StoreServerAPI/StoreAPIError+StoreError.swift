@@ -11,6 +11,7 @@ extension StoreAPIError {
         case .invalidTransactionId: self = .invalidTransactionId
         case .invalidOriginalTransactionId: self = .invalidOriginalTransactionId
         case .transactionNotFound: self = .transactionIdNotFound
+        case .appTransactionIdNotSupported: self = .appTransactionIdNotSupportedError
         case .originalTransactionNotFound: self = .originalTransactionIdNotFound
         case .invalidAppAccountToken: self = .invalidAppAccountTokenUuidError
         case .invalidRevision: self = .invalidRequestRevision
@@ -18,6 +19,7 @@ extension StoreAPIError {
         case .invalidExtendByDays: self = .invalidExtendByDays
         case .invalidRequestIdentifier: self = .invalidRequestIdentifier
         case .invalidStorefrontCountryCode: self = .invalidStorefrontCountryCode
+        case .emptyStorefrontCountryCodes: self = .invalidEmptyStorefrontCountryCodeList
         case .subscriptionExtensionIneligible: self = .subscriptionExtensionIneligible
         case .subscriptionMaxExtension: self = .subscriptionMaxExtension
         case .familySharedSubscriptionExtensionIneligible: self = .familySharedSubscriptionExtensionIneligible
@@ -27,7 +29,10 @@ extension StoreAPIError {
         case .statusRequestNotFound: self = .statusRequestNotFound
         case .invalidProductId: self = .invalidProductId
         case .appTransactionDoesNotExist: self = .appTransactionDoesNotExistError
-        case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward: return nil
+        // Apple names the two consumption-percentage errors (ConsumptionPercentage page) but
+        // gives them no number, nor do its libraries' APIError enums: 4000000.
+        case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward,
+             .undeliveredConsumptionPercentageNonZero, .consumptionPercentageAutoRenewableSubscription: return nil
         }
     }
 }

@@ -27,6 +27,7 @@ final class AppleClientErrorTests: XCTestCase {
         var familyCopy: String
         var consumable: String
         var nonConsumable: String
+        var appTransaction: String
     }
 
     struct Configuration: Encodable {
@@ -56,7 +57,7 @@ final class AppleClientErrorTests: XCTestCase {
         "extend_a_third_time_in_a_year": [403, 4_030_005],
         "mass_extend_unknown_storefront": [400, 4_000_028],
         "mass_extend_unknown_product": [400, 4_000_023],
-        "mass_extend_request_identifier_reused": [400, 4_000_011],
+        "mass_extend_empty_storefront_list": [400, 4_000_027],
         "mass_extension_status_not_found": [404, 4_040_009],
         "account_token_not_a_uuid": [400, 4_000_183],
         "account_token_on_a_renewal": [400, 4_000_187],
@@ -64,6 +65,7 @@ final class AppleClientErrorTests: XCTestCase {
         "consumption_v1_of_a_non_consumable": [400, 4_000_047],
         "consumption_of_a_family_copy": [400, 4_000_185],
         "app_transaction_not_found": [404, 4_040_019],
+        "app_transaction_id_for_transaction_info": [400, 4_000_048],
     ]
 
     /// The credentials the client is built with, each wrong in one way: 401 and no code.
@@ -90,8 +92,10 @@ final class AppleClientErrorTests: XCTestCase {
             let shared = try state.buyProduct(customer: "sharer", productId: Self.weekly, familyShared: ["kin"])
             let consumable = try state.buyProduct(customer: "errors", productId: "com.example.receiptforge.coins100").transactionIds[0]
             let nonConsumable = try state.buyProduct(customer: "errors", productId: "com.example.receiptforge.pro").transactionIds[0]
+            let appTransaction = String(state.customers.first { $0.id == "errors" }!.appTransactionId)
             return Ids(active: active, renewal: renewal, extendable: extendable, expired: expired,
-                       familyCopy: shared.transactionIds[1], consumable: consumable, nonConsumable: nonConsumable)
+                       familyCopy: shared.transactionIds[1], consumable: consumable, nonConsumable: nonConsumable,
+                       appTransaction: appTransaction)
         }
 
         let run = try await ApplePythonClient.withTestKey { key, keyFile, _ in
@@ -180,10 +184,6 @@ def extend_three_times():
     extend(ids["extendable"], identifier="second")
     extend(ids["extendable"], identifier="third")
 
-def reuse_mass_identifier():
-    mass("reused")
-    mass("reused")
-
 errors = {
     "invalid_transaction_id": lambda: client.get_transaction_info("not-an-id"),
     "transaction_not_found": lambda: client.get_transaction_info("1"),
@@ -203,7 +203,7 @@ errors = {
     "extend_a_third_time_in_a_year": extend_three_times,
     "mass_extend_unknown_storefront": lambda: mass("storefront", storefronts=["XXX"]),
     "mass_extend_unknown_product": lambda: mass("product", product="com.example.no.such.product"),
-    "mass_extend_request_identifier_reused": reuse_mass_identifier,
+    "mass_extend_empty_storefront_list": lambda: mass("empty", storefronts=[]),
     "mass_extension_status_not_found": lambda: client.get_status_of_subscription_renewal_date_extensions("never-sent", config["monthly"]),
     "account_token_not_a_uuid": lambda: token(ids["active"], "not-a-uuid"),
     "account_token_on_a_renewal": lambda: token(ids["renewal"]),
@@ -213,6 +213,7 @@ errors = {
         deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY)),
     "consumption_of_a_family_copy": lambda: consumption(ids["familyCopy"]),
     "app_transaction_not_found": lambda: client.get_app_transaction_info("1"),
+    "app_transaction_id_for_transaction_info": lambda: client.get_transaction_info(ids["appTransaction"]),
 }
 report = {"errors": {name: refused(call) for name, call in errors.items()}}
 

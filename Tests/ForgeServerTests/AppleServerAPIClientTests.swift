@@ -97,7 +97,7 @@ final class AppleServerAPIClientTests: XCTestCase {
         "get_all_subscription_statuses", "look_up_order_id", "get_refund_history", "send_consumption_information",
         "send_consumption_data", "extend_subscription_renewal_date", "extend_renewal_date_for_all_active_subscribers",
         "get_status_of_subscription_renewal_date_extensions", "get_app_transaction_info", "set_app_account_token",
-        "finish_transaction", "error_4040010", "error_4000006",
+        "finish_transaction", "error_4040010", "error_4000006", "app_transaction_id_as_any_transaction_id", "error_4000048",
     ]
 
     /// Reads its configuration from standard input; prints `{ENVIRONMENT: {check: "ok" or why}}`.
@@ -243,6 +243,21 @@ for target in config["targets"]:
         expect(decoded.bundleId == config["bundleId"] and decoded.receiptType == environment, "%s" % decoded)
     check("get_app_transaction_info", app_transaction)
 
+    # Apple's anyTransactionId takes the customer's appTransactionId: history, statuses and refunds
+    # answer for the same customer (issue 35, item 1).
+    def app_transaction_id_as_any_transaction_id():
+        app_id = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(consumable).signedAppTransactionInfo).appTransactionId
+        expect(app_id and app_id not in (subscription, consumable), "appTransactionId %s" % app_id)
+        first = client.get_transaction_history(app_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        same = client.get_transaction_history(subscription, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        expect([transaction(j).transactionId for j in first.signedTransactions] == [transaction(j).transactionId for j in same.signedTransactions],
+               "history by appTransactionId")
+        refunded = [transaction(j).transactionId for j in client.get_refund_history(app_id, None).signedTransactions]
+        expect(refunded == [target["refundedId"]], "refunds %s" % refunded)
+        items = [item for group in client.get_all_subscription_statuses(app_id).data for item in group.lastTransactions]
+        expect([item.originalTransactionId for item in items] == [subscription], "statuses %s" % items)
+    check("app_transaction_id_as_any_transaction_id", app_transaction_id_as_any_transaction_id)
+
     def account_token():
         token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         client.set_app_account_token(subscription, UpdateAppAccountTokenRequest(appAccountToken=token))
@@ -264,6 +279,10 @@ for target in config["targets"]:
         return body
     check("error_4040010", error("1", 4040010, 404, APIError.TRANSACTION_ID_NOT_FOUND))
     check("error_4000006", error("not-an-id", 4000006, 400, APIError.INVALID_TRANSACTION_ID))
+    def error_4000048():
+        app_id = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(consumable).signedAppTransactionInfo).appTransactionId
+        error(app_id, 4000048, 400, APIError.APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR)()
+    check("error_4000048", error_4000048)
 
 print(json.dumps(report))
 """#

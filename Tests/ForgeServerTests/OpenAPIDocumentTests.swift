@@ -214,6 +214,57 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(untested, [], "operations of the document no request called")
     }
 
+    /// The document states what the server enforces, and the server does it: Get Notification
+    /// History's `startDate` and `endDate` are required (Apple's NotificationHistoryRequest page:
+    /// both "Required", https://developer.apple.com/documentation/appstoreserverapi/notificationhistoryrequest),
+    /// ids are digits (a twenty-digit id above 2^64 − 1 is refused saying so), tokens UUIDs,
+    /// `advanceClock` moves forward only, an empty `storefrontCountryCodes` is refused; another
+    /// method on a known path is 405 with `Allow`, an unknown path 404 naming what the server
+    /// answers; the refusals of schema-valid requests are listed per operation.
+    func testTheDocumentStatesWhatTheServerEnforces() async throws {
+        let url = ChildProcess.packageRoot.appendingPathComponent("Schemas/forge-serve.openapi.json")
+        let document = try JSONValue(json: Data(contentsOf: url))
+        let components = try XCTUnwrap(document["components"])
+        let history = try XCTUnwrap(components["schemas"]?["NotificationHistoryRequest"])
+        XCTAssertEqual(history["required"]?.arrayValue?.compactMap(\.stringValue), ["startDate", "endDate"])
+        XCTAssertEqual(history["properties"]?["startDate"]?["minimum"]?.intValue, 0)
+        XCTAssertEqual(components["parameters"]?["transactionId"]?["schema"]?["pattern"]?.stringValue, "^[0-9]{1,19}$")
+        XCTAssertEqual(components["parameters"]?["anyTransactionId"]?["schema"]?["pattern"]?.stringValue, "^[0-9]{1,19}$")
+        XCTAssertNotNil(components["parameters"]?["testNotificationToken"]?["schema"]?["pattern"]?.stringValue)
+        XCTAssertEqual(components["schemas"]?["MassExtendRenewalDateRequest"]?["properties"]?["storefrontCountryCodes"]?["minItems"]?.intValue, 1)
+        let control = try JSONValue(json: Data(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Schemas/store-control.schema.json")))
+        let advance = try XCTUnwrap(control["$defs"]?["request"]?["$defs"]?["advanceClock"]?["properties"])
+        XCTAssertEqual(advance["seconds"]?["minimum"]?.intValue, 0)
+        XCTAssertEqual(advance["milliseconds"]?["minimum"]?.intValue, 0)
+        let historyItem = try XCTUnwrap(components["pathItems"]?["inApps.v2.history.transactionId"]?["get"])
+        XCTAssertTrue(historyItem["x-forge-refusals-of-valid-requests"]?.arrayValue?.contains { $0["when"]?.stringValue?.hasPrefix("4000013") == true } == true)
+
+        try await ServerHarness.with(ServeOptions()) { server in
+            let state = try await server.send("/forge/v1/state", method: "GET")
+            let token = [("Authorization", try Self.bearer(bundleId: try XCTUnwrap(try state.json()["bundleId"]?.stringValue)))]
+            let huge = try await server.send("/inApps/v1/transactions/99999999999999999999", method: "GET", headers: token)
+            XCTAssertEqual(huge.http, 400)
+            XCTAssertEqual(try huge.json()["errorCode"]?.intValue, 4_000_006)
+            let history = try await server.send("/inApps/v1/notifications/history", method: "POST", body: Array(#"{"endDate":1}"#.utf8), headers: token)
+            XCTAssertEqual(try history.json()["errorCode"]?.intValue, 4_000_015, "startDate required")
+            let backwards = try await server.send("/forge/v1/advanceClock", body: Array(#"{"seconds":-1}"#.utf8))
+            XCTAssertEqual(backwards.http, 400)
+            for method in ["POST", "DELETE", "TRACE"] {
+                let health = try await server.send("/health", method: method)
+                XCTAssertEqual(health.http, 405, method)
+                XCTAssertEqual(health.header("Allow"), "GET, HEAD", method)
+            }
+            let wrongMethod = try await server.send("/inApps/v1/transactions/1", method: "DELETE", headers: token)
+            XCTAssertEqual(wrongMethod.http, 405)
+            XCTAssertEqual(wrongMethod.header("Allow"), "GET")
+            let unknown = try await server.send("/no/such/path", method: "GET")
+            XCTAssertEqual(unknown.http, 404)
+            for surface in ["/verifyReceipt", "/inApps/", "/forge/v1/", "/health"] {
+                XCTAssertTrue(unknown.text.contains(surface), "the 404 names \(surface): \(unknown.text)")
+            }
+        }
+    }
+
     /// The checker is strict enough to catch an answer the document does not describe.
     func testTheCheckerRefusesAnswersOutsideTheDocument() throws {
         func exchange(_ method: String, _ path: String, _ status: Int, _ headers: [(String, String)], _ body: String) -> Exchange {

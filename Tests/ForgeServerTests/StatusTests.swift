@@ -108,13 +108,18 @@ final class StatusTests: XCTestCase {
         }
     }
 
-    func testNotPOSTIs21000() async throws {
+    /// GET is 21000 (Apple: "the request was not made with POST"); a method the OpenAPI
+    /// document does not declare on the path is 405 with `Allow` (issue 35, item 9).
+    func testGETIs21000AndUndeclaredMethods405() async throws {
         try await ServerHarness.with { server in
-            for method in ["GET", "PUT", "DELETE"] {
-                for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
-                    let reply = try await server.send(path, method: method)
-                    XCTAssertEqual(reply.http, 200, "\(method) \(path)")
-                    XCTAssertEqual(try reply.json(), ["status": 21000], "\(method) \(path)")
+            for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
+                let reply = try await server.send(path, method: "GET")
+                XCTAssertEqual(reply.http, 200, "GET \(path)")
+                XCTAssertEqual(try reply.json(), ["status": 21000], "GET \(path)")
+                for method in ["PUT", "DELETE", "TRACE"] {
+                    let refused = try await server.send(path, method: method)
+                    XCTAssertEqual(refused.http, 405, "\(method) \(path)")
+                    XCTAssertEqual(refused.header("Allow"), "GET, HEAD, POST", "\(method) \(path)")
                 }
             }
             let health = try await server.send("/health", method: "GET")

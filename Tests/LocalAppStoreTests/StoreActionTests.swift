@@ -263,9 +263,9 @@ final class StoreActionTests: XCTestCase {
         // Version 2 takes every product type, version 1 consumables and auto-renewables only.
         let lifetime = try store.buyProduct(customer: "alice", productId: "com.example.receiptforge.pro").transactionIds[0]
         try store.sendConsumptionInformation(transactionId: lifetime, information)
-        try store.sendConsumptionInformation(transactionId: original, information, onlyConsumablesAndAutoRenewables: true)
+        try store.sendConsumptionInformation(transactionId: original, information, request: .v1)
         assertRefused(&store, .transactionTypeNotSupported, field: "transactionId") {
-            try $0.sendConsumptionInformation(transactionId: lifetime, information, onlyConsumablesAndAutoRenewables: true)
+            try $0.sendConsumptionInformation(transactionId: lifetime, information, request: .v1)
         }
         let json = String(decoding: store.stateJSON(), as: UTF8.self)
         XCTAssertTrue(json.contains(#""finished":true"#))

@@ -18,7 +18,7 @@ final class StoreStateSchemaTests: XCTestCase {
         try busy.requestConsumptionInformation(transactionId: consumable, reason: .fulfillmentIssue)
         try busy.sendConsumptionInformation(transactionId: consumable, ConsumptionInformation(
             customerConsented: true, sampleContentProvided: true, deliveryStatus: .undeliveredOther, consumptionPercentage: 0,
-            refundPreference: .grantProrated))
+            refundPreference: .grantFull))
         try busy.finishTransaction(transactionId: consumable)
         try busy.advance(by: 8 * StoreDuration.day)
         try busy.priceIncrease(originalTransactionId: original, renewalPrice: 2_990, requiresConsent: false)

@@ -108,6 +108,10 @@ final class ControlRefusalTests: XCTestCase {
 
         let consumable = try harness.ok("buyProduct", #"{"customer": "bob", "productId": "\#(coins)"}"#).transactionIds[0]
         try harness.refused("reverseRefund", #"{"transactionId": "\#(consumable)"}"#, code: "invalidState", field: "transactionId")
+        try harness.refused("refundTransaction", #"{"transactionId": "\#(consumable)", "reason": 0, "percentage": 100000}"#,
+                            code: "invalidValue", field: "percentage")
+        try harness.refused("refundTransaction", #"{"transactionId": "\#(consumable)", "reason": 0, "percentage": null}"#,
+                            code: "invalidRequest", field: "$.percentage")
         try harness.ok("refundTransaction", #"{"transactionId": "\#(consumable)", "reason": 0}"#)
         try harness.refused("refundTransaction", #"{"transactionId": "\#(consumable)", "reason": 0}"#, code: "invalidState",
                             field: "transactionId")

@@ -151,8 +151,14 @@ final class ControlVerbTests: XCTestCase {
         try harness.ok("reverseRefund", body)
         XCTAssertNil(harness.transaction(consumable)?.revocationDate)
 
+        let prorated = try harness.ok("refundTransaction", #"{"transactionId": "\#(consumable)", "reason": 0, "percentage": 25000}"#)
+        XCTAssertEqual(prorated.events.map(\.type), ["refunded"])
+        XCTAssertEqual(harness.transaction(consumable)?.revocationType, .refundProrated)
+        XCTAssertEqual(harness.transaction(consumable)?.revocationPercentage, 25_000)
+        try harness.ok("reverseRefund", body)
+        // A purchaser's own purchase taken back is a refund: REVOKE is Family Sharing's.
         let revoked = try harness.ok("revokeTransaction", body)
-        XCTAssertEqual(revoked.events.map(\.type), ["revoked"])
+        XCTAssertEqual(revoked.events.map(\.type), ["refunded"])
         XCTAssertEqual(harness.transaction(consumable)?.revocationReason, .refundedForOtherReason)
     }
 

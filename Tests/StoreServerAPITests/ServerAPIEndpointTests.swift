@@ -65,6 +65,17 @@ final class ServerAPIEndpointTests: XCTestCase {
         }
         Fixture.assertError(try fixture.send("GET", "/inApps/v2/history/\(id)", query: [("startDate", "20"), ("endDate", "10")]),
                             .startDateAfterEndDate)
+        // A parameter that takes one value, given twice, gets its own error (the OpenAPI
+        // document declares it a single value; only productId, productType and
+        // subscriptionGroupIdentifier repeat).
+        let once: [(String, String, StoreAPIError)] = [("revoked", "false", .invalidRevoked), ("sort", "ASCENDING", .invalidSort),
+                                                       ("inAppOwnershipType", "PURCHASED", .invalidInAppOwnershipType),
+                                                       ("startDate", "1", .invalidStartDate), ("endDate", "1", .invalidEndDate)]
+        for (name, value, error) in once {
+            Fixture.assertError(try fixture.send("GET", "/inApps/v2/history/\(id)", query: [(name, value), (name, value)]), error)
+        }
+        Fixture.assertError(try fixture.send("GET", "/inApps/v2/history/\(id)", query: [("startDate", "+5")]), .invalidStartDate)
+        Fixture.assertError(try fixture.send("GET", "/inApps/v1/subscriptions/\(id)", query: [("status", "+1")]), .invalidStatus)
         Fixture.assertError(try fixture.send("GET", "/inApps/v1/subscriptions/\(id)", query: [("status", "9")]), .invalidStatus)
     }
 
