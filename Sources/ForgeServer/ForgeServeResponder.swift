@@ -63,6 +63,14 @@ struct ForgeServeResponder: HTTPResponder {
         case "/health" where request.method == .get || request.method == .head:
             line.http = 200
             return Self.json(.object([("status", .string("ok"))]))
+        case ConsolePage.path where request.method == .get || request.method == .head:
+            line.http = 200
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: ConsolePage.html)))
+        case ConsolePage.path:
+            line.http = 405
+            return Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8", .allow: "GET, HEAD"],
+                            body: .init(byteBuffer: ByteBuffer(string: "method not allowed: the console takes GET\n")))
         case "/health":
             line.http = 405
             line.verdict = "use GET"
@@ -326,7 +334,7 @@ struct ForgeServeResponder: HTTPResponder {
     /// The answer to a path outside every surface: what the server does answer.
     static let notFoundText = "not found: forge serve answers POST /verifyReceipt and /sandbox/verifyReceipt, "
         + "the App Store Server API below /inApps/ and /sandbox/inApps/, the control API below /forge/v1/ and "
-        + "/sandbox/forge/v1/, and GET /health (Schemas/forge-serve.openapi.json lists every path)\n"
+        + "/sandbox/forge/v1/, GET /forge/console and GET /health (Schemas/forge-serve.openapi.json lists every path)\n"
 
     static func json(_ value: ResponseJSON) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json", deprecation: "true"],

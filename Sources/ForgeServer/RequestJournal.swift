@@ -20,7 +20,7 @@ final class RequestJournal: Sendable {
         let method: String
         let path: String
         let query: String?
-        /// What answered: `verifyReceipt`, `serverAPI`, `control`, `health`, `journal` or `none`.
+        /// What answered: `verifyReceipt`, `serverAPI`, `control`, `health`, `console` or `none`.
         let surface: String
         /// The store action the request asked for: the Server API endpoint's name or the control verb.
         let action: String?
@@ -81,6 +81,7 @@ final class RequestJournal: Sendable {
         case "/verifyReceipt": return ("verifyReceipt", "production", nil)
         case "/sandbox/verifyReceipt": return ("verifyReceipt", "sandbox", nil)
         case "/health": return ("health", nil, nil)
+        case ConsolePage.path: return ("console", nil, nil)
         default: return ("none", nil, nil)
         }
     }

@@ -14,7 +14,7 @@ final class CIEntryPointTests: XCTestCase {
     }
 
     /// Runs `.ci/run` with no `CI` in its environment and stand-ins for `swift`, `dpkg`,
-    /// `pkg-config` and `podman` first on `PATH`: the stand-in `swift` reports the environment the
+    /// `pkg-config`, `podman`, `chromium` and `chromedriver` first on `PATH`: the stand-in `swift` reports the environment the
     /// real one would have run in, records each call, and fails for `swift ARGUMENTS`
     /// equal to `failing`.
     private func runCI(failing: String? = nil) throws -> StubRun {
@@ -28,6 +28,8 @@ final class CIEntryPointTests: XCTestCase {
             "dpkg": "#!/bin/sh\nexit 0\n",
             "pkg-config": "#!/bin/sh\nexit 0\n",
             "podman": "#!/bin/sh\nexit 0\n",
+            "chromium": "#!/bin/sh\nexit 0\n",
+            "chromedriver": "#!/bin/sh\nexit 0\n",
         ]
         for (name, script) in stubs {
             let url = bin.appendingPathComponent(name)
