@@ -1,5 +1,6 @@
 import HTTPWebhook
 import Hummingbird
+import LocalAppStore
 import Logging
 import NIOCore
 import NotificationDelivery
@@ -18,21 +19,26 @@ import UnixSignals
 package struct ForgeServeServer: Sendable {
     package let options: ServeOptions
     package let logger: Logger
-    /// Both stores' Server Notifications V2 (their event feeds start here): what Get
-    /// Notification History reads and the courier sends.
+    /// Both stores' Server Notifications V2 (they own the stores' events from here on):
+    /// what Get Notification History reads and the courier sends.
     package let notifications: ServerNotifications
 
-    package init(options: ServeOptions, logger: Logger) {
+    /// Throws `.storeHasAnEventConsumer` when `options.stores` have notification channels
+    /// already (the embedding code made its own): a store's events have one owner.
+    package init(options: ServeOptions, logger: Logger) throws(EventFeedError) {
         self.options = options
         self.logger = logger
-        notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
+        notifications = try ServerNotifications(stores: options.stores, urls: options.notifyURLs)
     }
 
     /// The services to run in a `ServiceGroup`: the Hummingbird application and the
     /// notification courier. `onRunning` gets the port the server listens on (useful
     /// with port 0). Throws when `notifyTrustRoots` holds something that is no certificate.
     package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws(WebhookSenderError) -> [any Service] {
-        let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
+        // Each environment's courier sends up to notifyConcurrency at once, perhaps to the same
+        // host: no attempt waits for a connection (its timeout would run meanwhile).
+        let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots,
+                                           maximumConnectionsPerHost: options.notifyConcurrency * max(1, options.notifyURLs.count))
         let courier = NotificationCourierService(
             notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,
             clockTick: options.stores.production.clock == nil ? nil : options.notifyClockTick,

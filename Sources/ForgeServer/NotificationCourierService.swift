@@ -9,8 +9,9 @@ import StoreServerAPI
 /// clock moved: `NotificationChannel.wakeUps`) and makes every attempt due at the
 /// store's instant, at most `maximumConcurrentAttempts` at once, each bounded by the
 /// sender's timeout. Requests never wait for it. At a time rate the stores' clocks move
-/// without requests, so a ticker looks at them every `clockTick` (collecting the events
-/// the clock brought, and waking the loops for retries it made due).
+/// without requests, so a ticker looks at them every `clockTick` (the events the clock
+/// brought are queued as it catches up; the loops are woken for retries it made due).
+/// Writes need nothing from here: the store tells its channel, which wakes the loop.
 ///
 /// On graceful shutdown the loops stop after the batch in flight (at most a timeout),
 /// however many attempts are due.
@@ -50,7 +51,7 @@ struct NotificationCourierService: Service {
     private func deliver(_ channel: NotificationChannel, _ courier: NotificationCourier) async {
         let environment = channel.environment.rawValue.lowercased()
         for await _ in channel.wakeUps {
-            channel.collect()
+            // Reading the store's instant catches its clock up, which queues what that recorded.
             for report in await courier.deliverDue(upTo: channel.now) {
                 let next = report.nextAttemptDate.map { ", next attempt at \($0)" } ?? ""
                 let line = "notify \(environment) \(report.notificationUUID) attempt \(report.attempt) at \(report.attemptDate): "
@@ -68,7 +69,7 @@ struct NotificationCourierService: Service {
             } catch {
                 return
             }
-            notifications.collect()
+            notifications.catchUp()
             notifications.wake()
         }
     }
