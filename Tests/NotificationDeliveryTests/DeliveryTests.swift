@@ -179,6 +179,41 @@ final class DeliveryTests: XCTestCase {
         await sender.shutdown()
     }
 
+    /// A notification queued while another's slow attempt is in flight is sent at once:
+    /// the first attempt's answer waits until a second request reaches the webhook, which
+    /// a courier that waited for its attempts in flight before looking again never sent.
+    func testANotificationQueuedWhileAnotherIsInFlightIsSentAtOnce() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(60), maximumConnectionsPerHost: 4)
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .sandbox)
+            let courier = NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/first-waits/2", maximumConcurrentAttempts: 4)
+            let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let reports = AsyncStream.makeStream(of: NotificationCourier.Report.self)
+            let delivering = Task {
+                await courier.deliver(wakeUps: wake.stream, now: { Self.start }) { reports.continuation.yield($0) }
+                reports.continuation.finish()
+            }
+            var incoming = webhook.incoming.makeAsyncIterator()
+            try outbox.enqueue(notification(300), at: Self.start)
+            wake.continuation.yield()
+            // The first attempt has reached the webhook, which holds its answer.
+            _ = await incoming.next()
+            try outbox.enqueue(notification(301), at: Self.start)
+            wake.continuation.yield()
+            var made: [NotificationCourier.Report] = []
+            for await report in reports.stream {
+                made.append(report)
+                if made.count == 2 { break }
+            }
+            XCTAssertEqual(made.map(\.notificationUUID), [notification(301), notification(300)].map(\.notificationUUID))
+            XCTAssertEqual(made.map(\.outcome.result), [.success, .success], "\(made.map(\.outcome))")
+            // The wake-ups end: the courier returns.
+            wake.continuation.finish()
+            await delivering.value
+        }
+        await sender.shutdown()
+    }
+
     func testACancelledCourierStopsAfterTheBatchInFlight() async throws {
         let sender = try HTTPWebhookSender(timeout: .seconds(30))
         try await Webhook.with { webhook, base in

@@ -25,6 +25,10 @@ final class Webhook: @unchecked Sendable {
     private var arrivals = 0
     private var firstHeld: CheckedContinuation<Void, Never>?
 
+    private let arrived = AsyncStream.makeStream(of: String.self)
+    /// The path of each request as it arrives (recorded), for a test to wait on.
+    var incoming: AsyncStream<String> { arrived.stream }
+
     /// Lets every hanging request (and every later one) answer.
     func releaseHanging() {
         hanging.open()
@@ -37,6 +41,7 @@ final class Webhook: @unchecked Sendable {
     private func record(_ request: Request, path: String) async throws {
         let bytes = try await request.body.bytes(upTo: 1 << 20)
         lock.withLock { received.append((path, request.headers[.contentType], bytes)) }
+        arrived.continuation.yield(path)
     }
 
     /// Waits until `size` requests wait here at once, then lets them all answer.
