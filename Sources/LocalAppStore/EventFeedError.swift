@@ -1,20 +1,18 @@
+import AppInput
+
 /// Why a store refused a consumer for its events (`LocalAppStore.attachEventConsumer`):
 /// the feed has one owner, since taking events is destructive; a second one would
 /// silently take half of them.
-public struct EventFeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// Another consumer (another notification channel) already owns the store's events.
-        case storeHasAnEventConsumer
+public enum EventFeedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Another consumer (another notification channel), still alive, owns the events of
+    /// the store of this environment: share that one instead of making a second.
+    case storeHasAnEventConsumer(AppEnvironment)
+
+    public var description: String {
+        switch self {
+        case .storeHasAnEventConsumer(let environment):
+            return "the \(environment.rawValue) store's events already go to another consumer (a notification channel); "
+                + "share that one instead of making a second (storeHasAnEventConsumer)"
+        }
     }
-
-    public let code: Code
-    /// Why, in a sentence (naming the store's environment).
-    public let reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    public var description: String { "\(reason) (\(code.rawValue))" }
 }

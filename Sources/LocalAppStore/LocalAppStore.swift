@@ -94,14 +94,10 @@ public final class LocalAppStore: Sendable {
     /// alive, is refused (`.storeHasAnEventConsumer`): taking events is destructive, so a
     /// second consumer would silently take half of them.
     public func attachEventConsumer(_ consumer: any StoreEventConsumer) throws(EventFeedError) {
-        let environment = configuration.environment.rawValue
+        let environment = configuration.environment
         try guarded.withLock { (guarded: inout Guarded) throws(EventFeedError) in
             if let attached = guarded.consumer {
-                guard attached === consumer else {
-                    throw EventFeedError(.storeHasAnEventConsumer,
-                                         "the \(environment) store's events already go to another consumer (a notification channel); "
-                                             + "share that one instead of making a second")
-                }
+                guard attached === consumer else { throw .storeHasAnEventConsumer(environment) }
                 return
             }
             guarded.consumer = consumer
