@@ -92,6 +92,22 @@ final class NotificationChannelTests: XCTestCase {
         XCTAssertEqual(queued, Array(1...(writers * rounds)))
     }
 
+    /// At a time rate the clock records renewals with no write at all: the first access
+    /// after them (a read) queues their notifications, with no call to the channel.
+    func testARenewalTheRunningClockRecordsIsQueuedByTheNextRead() throws {
+        let wall = Locked<Int64>(0)
+        let clock = ScaledClockSource(start: Self.start, rate: 1_000, wallClock: { wall.withLock { $0 } })
+        let store = LocalAppStore(StoreConfiguration(seed: 7, start: Self.start, customers: 0), clock: clock)
+        let channel = try NotificationChannel(store: store, url: nil)
+        try store.write { state throws(StoreError) in _ = try state.buyProduct(customer: "fay", productId: Self.monthly) }
+        XCTAssertEqual(channel.outbox.allRecords.map(\.notification.typeAndSubtype), ["SUBSCRIBED/INITIAL_BUY"])
+        // 40 store days pass on the wall clock (3,456 s at 1,000×): nobody has asked yet.
+        wall.withLock { $0 += 40 * 86_400 }
+        XCTAssertEqual(channel.outbox.count, 1)
+        _ = store.read { $0.now }
+        XCTAssertEqual(channel.outbox.allRecords.map(\.notification.typeAndSubtype), ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW"])
+    }
+
     func testASecondChannelOverTheSameStoreIsRefused() throws {
         let store = LocalAppStore(StoreConfiguration(environment: .sandbox, seed: 7, customers: 0))
         let first = try NotificationChannel(store: store, url: nil)
