@@ -1,7 +1,8 @@
 import LocalAppStore
 
 /// Sends an outbox's due attempts to one webhook and records their results. A courier
-/// never blocks whoever queues: the server calls `deliverDue` from a task of its own.
+/// never blocks whoever queues: the server runs `deliver(wakeUps:now:report:)` in a task
+/// of its own; `deliverDue(upTo:)` makes what is due and returns.
 ///
 /// Attempts are made at the store instant they fall due, so a clock moved 100 hours at
 /// once makes the production schedule's attempts at +0, +1, +13, +37 and +85 hours, in
