@@ -309,8 +309,9 @@ let package = Package(
             dependencies: ["LocalAppStore", "AppInput", "Receipt", "ReceiptForge", "StoreKit2", "StrictJSON", "TestSupport"]
         ),
         // Every store event's notification against the Server API's answers at its instant, and Apple's verifier.
-        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "LocalAppStore", "AppInput", "StoreKit2",
-                                                                     "ForgeCA", "StrictJSON", "TestSupport"]),
+        .testTarget(name: "StoreNotificationsTests", dependencies: ["StoreNotifications", "StoreServerAPI", "StoreControlAPI", "NotificationDelivery",
+                                                                     "LocalAppStore", "AppInput", "StoreKit2", "ForgeCA", "ForgeSupport",
+                                                                     "StrictJSON", "TestSupport"]),
         // Delivery against webhooks on 127.0.0.1 (Hummingbird) that succeed, fail, hang and hang up.
         .testTarget(name: "NotificationDeliveryTests", dependencies: [
             "NotificationDelivery", "HTTPWebhook", "LocalAppStore", "AppInput", "TestSupport", "WebhookTestSupport", "ForgeServer",

@@ -89,13 +89,13 @@ package struct ScenarioRunOptions: ParsableArguments {
     }
 
     /// Runs `script` on a fresh store, `observer` told of each step's notifications; a
-    /// refused step exits 65, a signing failure 70.
+    /// refused step exits 65.
     package func transcript(of script: Scenario, observer: (any ScenarioNotificationObserver)?) async throws -> ScenarioTranscript {
         do throws(ScenarioError) {
             return try await ScenarioRunner(environment: environment.value, seed: seed).run(script, observer: observer)
         } catch {
             printError("forge scenario run: \(error)")
-            throw (error.code == .signingFailed ? ForgeExit.internalFailure : ForgeExit.malformedInput).code
+            throw ForgeExit.malformedInput.code
         }
     }
 

@@ -246,14 +246,12 @@ struct ForgeServeResponder: HTTPResponder {
     }
 
     private func respondServerAPI(_ request: Request, body: [UInt8]) -> APIResponse {
-        let answer = serverAPI.respond(to: ServerAPIRequest(
+        // A write's notifications are queued by the time the handler answers (the store
+        // tells its channel, which wakes the courier): nothing to do here but convert.
+        serverAPI.respond(to: ServerAPIRequest(
             method: request.method.rawValue, path: request.uri.path,
             query: ServerAPIRequest.queryItems(request.uri.query ?? ""),
             authorization: request.headers[.authorization], body: body))
-        // The write's events (and the clock's, at a time rate) become notifications,
-        // queued after the store's lock is let go; collecting wakes the courier.
-        serverAPI.notifications?.collect()
-        return answer
     }
 
     /// A control API request: the handler answers, this converts.
@@ -263,12 +261,9 @@ struct ForgeServeResponder: HTTPResponder {
         case .proceed(let ready): body = ready.body
         case .answered(let response): return response
         }
+        // The store tells its channel of the write (advanceClock included, which may make
+        // retries due though it records no event): the notifications are queued already.
         let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
-        if let notifications = serverAPI.notifications {
-            notifications.collect()
-            // advanceClock may have made retries due though it recorded no event.
-            notifications.wake()
-        }
         return response(answer, &line)
     }
 

@@ -1,6 +1,7 @@
 import HTTPWebhook
 import Hummingbird
 import HummingbirdHTTP2
+import LocalAppStore
 import Logging
 import NIOCore
 import NIOSSL
@@ -20,16 +21,18 @@ import UnixSignals
 package struct ForgeServeServer: Sendable {
     package let options: ServeOptions
     package let logger: Logger
-    /// Both stores' Server Notifications V2 (their event feeds start here): what Get
-    /// Notification History reads and the courier sends.
+    /// Both stores' Server Notifications V2 (they own the stores' events from here on):
+    /// what Get Notification History reads and the courier sends.
     package let notifications: ServerNotifications
     /// The last requests both listeners answered (`GET /forge/v1/requests`).
     let journal: RequestJournal
 
-    package init(options: ServeOptions, logger: Logger) {
+    /// Throws `.storeHasAnEventConsumer` when `options.stores` have notification channels
+    /// already (the embedding code made its own): a store's events have one owner.
+    package init(options: ServeOptions, logger: Logger) throws(EventFeedError) {
         self.options = options
         self.logger = logger
-        notifications = ServerNotifications(stores: options.stores, urls: options.notifyURLs)
+        notifications = try ServerNotifications(stores: options.stores, urls: options.notifyURLs)
         journal = RequestJournal(capacity: options.journalCapacity)
     }
 
@@ -40,7 +43,10 @@ package struct ForgeServeServer: Sendable {
     /// chain or key does not load.
     package func services(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                           onTLSRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> [any Service] {
-        let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots)
+        // Each environment's courier sends up to notifyConcurrency at once, perhaps to the same
+        // host: no attempt waits for a connection (its timeout would run meanwhile).
+        let sender = try HTTPWebhookSender(timeout: options.notifyTimeout, trustRoots: options.notifyTrustRoots,
+                                           maximumConnectionsPerHost: options.notifyConcurrency * max(1, options.notifyURLs.count))
         let courier = NotificationCourierService(
             notifications: notifications, sender: sender, maximumConcurrentAttempts: options.notifyConcurrency,
             clockTick: options.stores.production.clock == nil ? nil : options.notifyClockTick,

@@ -5,15 +5,16 @@ import StoreNotifications
 import StoreServerAPI
 
 /// `forge serve`'s notification sender, a service of the server's group: for each
-/// environment with a URL, a loop that waits to be woken (notifications queued, the
+/// environment with a URL, a courier that waits to be woken (notifications queued, the
 /// clock moved: `NotificationChannel.wakeUps`) and makes every attempt due at the
-/// store's instant, at most `maximumConcurrentAttempts` at once, each bounded by the
-/// sender's timeout. Requests never wait for it. At a time rate the stores' clocks move
-/// without requests, so a ticker looks at them every `clockTick` (collecting the events
-/// the clock brought, and waking the loops for retries it made due).
+/// store's instant, at most `maximumConcurrentAttempts` at once in a sliding window
+/// (`NotificationCourier.deliver`), each bounded by the sender's timeout. Requests never wait for it. At a time rate the stores' clocks move
+/// without requests, so a ticker looks at them every `clockTick` (the events the clock
+/// brought are queued as it catches up; the loops are woken for retries it made due).
+/// Writes need nothing from here: the store tells its channel, which wakes the loop.
 ///
-/// On graceful shutdown the loops stop after the batch in flight (at most a timeout),
-/// however many attempts are due.
+/// On graceful shutdown the couriers start no attempt and stop once those in flight end
+/// (at most a timeout), however many attempts are due.
 struct NotificationCourierService: Service {
     let notifications: ServerNotifications
     let sender: any WebhookSender
@@ -31,7 +32,7 @@ struct NotificationCourierService: Service {
                     guard let url = channel.url else { continue }
                     let courier = NotificationCourier(outbox: channel.outbox, sender: sender, url: url,
                                                       maximumConcurrentAttempts: maximumConcurrentAttempts)
-                    // Cancelled on shutdown, so a backlog stops between batches (NotificationCourier.deliverDue).
+                    // Cancelled on shutdown, so a backlog starts no more attempts (NotificationCourier.deliver).
                     group.addTask { await cancelWhenGracefulShutdown { await deliver(channel, courier) } }
                 }
                 if let clockTick {
@@ -49,14 +50,12 @@ struct NotificationCourierService: Service {
 
     private func deliver(_ channel: NotificationChannel, _ courier: NotificationCourier) async {
         let environment = channel.environment.rawValue.lowercased()
-        for await _ in channel.wakeUps {
-            channel.collect()
-            for report in await courier.deliverDue(upTo: channel.now) {
-                let next = report.nextAttemptDate.map { ", next attempt at \($0)" } ?? ""
-                let line = "notify \(environment) \(report.notificationUUID) attempt \(report.attempt) at \(report.attemptDate): "
-                    + "\(report.outcome.result.rawValue) (\(report.outcome.detail))\(next)"
-                logger.info("\(line)")
-            }
+        // Reading the store's instant catches its clock up, which queues what that recorded.
+        await courier.deliver(wakeUps: channel.wakeUps, now: { channel.now }) { report in
+            let next = report.nextAttemptDate.map { ", next attempt at \($0)" } ?? ""
+            let line = "notify \(environment) \(report.notificationUUID) attempt \(report.attempt) at \(report.attemptDate): "
+                + "\(report.outcome.result.rawValue) (\(report.outcome.detail))\(next)"
+            logger.info("\(line)")
         }
     }
 
@@ -68,7 +67,7 @@ struct NotificationCourierService: Service {
             } catch {
                 return
             }
-            notifications.collect()
+            notifications.catchUp()
             notifications.wake()
         }
     }

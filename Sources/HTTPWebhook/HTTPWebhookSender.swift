@@ -17,8 +17,17 @@ import NotificationDelivery
 /// host) `NO_RESPONSE`; the connection closed or reset before a whole answer `PREMATURE_CLOSE`;
 /// a TLS failure `TLS_ISSUE`; an answer that is not HTTP `INVALID_RESPONSE`; another
 /// socket error `SOCKET_ISSUE`; anything else `OTHER`.
+///
+/// Up to `maximumConnectionsPerHost` POSTs to one host are sent at once, each on its own
+/// connection. The timeout counts from the call to `post`, so no attempt may wait for a
+/// connection: give at least as many as the couriers sharing the sender send at once
+/// (`NotificationCourier.maximumConcurrentAttempts`, times the couriers that may post to
+/// the same host). An attempt beyond the limit would wait for another's connection and
+/// spend its timeout waiting.
 public final class HTTPWebhookSender: WebhookSender {
     public let timeout: Duration
+    /// Connections opened to one host at most (AsyncHTTPClient's soft limit per host).
+    public let maximumConnectionsPerHost: Int
     /// `timeout` as SwiftNIO counts it.
     private let timeoutAmount: TimeAmount
     private let client: HTTPClient
@@ -27,10 +36,15 @@ public final class HTTPWebhookSender: WebhookSender {
     /// webhook that sends more does not hold the sender up.
     public static let maximumResponseBody = 64 * 1024
 
+    /// The default `maximumConnectionsPerHost`: `forge serve`'s default concurrency (16) for each of its two couriers.
+    public static let defaultMaximumConnectionsPerHost = 32
+
     /// `trustRoots`: PEM or DER certificates an https webhook's chain may end at, besides
-    /// the system's.
-    public init(timeout: Duration = .seconds(5), trustRoots: [[UInt8]] = []) throws(WebhookSenderError) {
+    /// the system's. `maximumConnectionsPerHost`: at least the attempts made at once to one host.
+    public init(timeout: Duration = .seconds(5), trustRoots: [[UInt8]] = [],
+                maximumConnectionsPerHost: Int = HTTPWebhookSender.defaultMaximumConnectionsPerHost) throws(WebhookSenderError) {
         self.timeout = timeout
+        self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
         var tls = TLSConfiguration.makeClientConfiguration()
         if !trustRoots.isEmpty {
             do {
@@ -51,6 +65,9 @@ public final class HTTPWebhookSender: WebhookSender {
         // One attempt is one try: a refused connection is NO_RESPONSE at once, and the
         // retry schedule (Apple's hours, not the client's back-off) decides what comes next.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // AsyncHTTPClient's default is 8: a courier sending 16 at once made half of them wait
+        // for a connection, their deadline running (8 of 20 TIMED_OUT on a webhook answering in 3 s of 5).
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = self.maximumConnectionsPerHost
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 

@@ -31,27 +31,35 @@ public final class LocalAppStore: Sendable {
         var lastReading: StoreInstant
         /// Resets so far: events of different resets share sequence numbers.
         var resets = 0
-        /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
-        var fed: [FedEvent]?
+        /// Events not yet taken by the consumer (`takeFedEvents(as:)`), in order; kept only
+        /// while a consumer is attached.
+        var fed: [FedEvent] = []
+        /// The one owner of the events (`attachEventConsumer`). Weak: the consumer holds the
+        /// store, and a store whose consumer is gone keeps no events for nobody.
+        weak var consumer: (any StoreEventConsumer)?
 
-        /// Moves the clock on by what `clock` moved since the last reading.
-        mutating func catchUp(_ clock: (any StoreClockSource)?) {
-            guard let clock else { return }
+        /// Moves the clock on by what `clock` moved since the last reading; answers whether
+        /// that fed events (the consumer is then to be told).
+        @discardableResult
+        mutating func catchUp(_ clock: (any StoreClockSource)?) -> Bool {
+            guard let clock else { return false }
             let reading = clock.currentInstant()
-            guard reading > lastReading else { return }
+            guard reading > lastReading else { return false }
             let step = reading - lastReading
             lastReading = reading
             let (target, overflow) = state.now.addingReportingOverflow(step)
             let before = state.events.count
-            // The events are in the state (and fed, when a feed runs); the result has no caller to go to.
+            // The events are in the state (and fed, when a consumer is attached); the result has no caller to go to.
             _ = try? state.advance(to: overflow ? .max : target)
-            feed(from: before)
+            return feed(from: before)
         }
 
-        /// Appends the events added since `state.events[before]` to the feed.
-        mutating func feed(from before: Int) {
-            guard fed != nil, state.events.count > before else { return }
-            for event in state.events[before...] { fed!.append(FedEvent(reset: resets, event: event)) }
+        /// Appends the events added since `state.events[before]` to the feed; answers whether there were any to feed.
+        @discardableResult
+        mutating func feed(from before: Int) -> Bool {
+            guard consumer != nil, state.events.count > before else { return false }
+            for event in state.events[before...] { fed.append(FedEvent(reset: resets, event: event)) }
+            return true
         }
     }
 
@@ -76,22 +84,35 @@ public final class LocalAppStore: Sendable {
         public let event: StoreEvent
     }
 
-    /// From now on, keep every event the store records (by any write, and by the clock
-    /// catching up at a time rate) until `takeFedEvents()` takes it: how a server sees
-    /// each event once, whoever caused it.
-    public func startEventFeed() {
-        guarded.withLock { guarded in
-            if guarded.fed == nil { guarded.fed = [] }
+    /// Makes `consumer` the owner of the store's events: from now on every event the store
+    /// records (by any write, and by the clock catching up at a time rate) is kept until
+    /// the consumer takes it (`takeFedEvents(as:)`), and the consumer is told after each
+    /// access that may have recorded some (`StoreEventConsumer`). How a server sees each
+    /// event once, in order, whoever caused it, with no transport in between.
+    ///
+    /// Attaching the same consumer again does nothing; another one, while the first is
+    /// alive, is refused (`.storeHasAnEventConsumer`): taking events is destructive, so a
+    /// second consumer would silently take half of them.
+    public func attachEventConsumer(_ consumer: any StoreEventConsumer) throws(EventFeedError) {
+        let environment = configuration.environment
+        try guarded.withLock { (guarded: inout Guarded) throws(EventFeedError) in
+            if let attached = guarded.consumer {
+                guard attached === consumer else { throw .storeHasAnEventConsumer(environment) }
+                return
+            }
+            guarded.consumer = consumer
+            guarded.fed = []
         }
     }
 
-    /// The events recorded since the previous call, in order; empty without `startEventFeed()`.
-    public func takeFedEvents() -> [FedEvent] {
+    /// The events recorded since the previous call, in order, for the attached consumer;
+    /// empty for anyone else (the events are the consumer's alone).
+    public func takeFedEvents(as consumer: any StoreEventConsumer) -> [FedEvent] {
         guarded.withLock { guarded in
+            guard guarded.consumer === consumer else { return [] }
             guarded.catchUp(clock)
-            guard let taken = guarded.fed, !taken.isEmpty else { return [] }
-            guarded.fed = []
-            return taken
+            defer { guarded.fed = [] }
+            return guarded.fed
         }
     }
 
@@ -102,7 +123,12 @@ public final class LocalAppStore: Sendable {
     /// changes anything, so one action that throws leaves the state as it was; a body
     /// that runs several actions keeps those done before the one that threw.
     public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+        // Told after the lock is let go, whether `body` threw or not (a body running several
+        // actions keeps those done before the one that threw, and their events).
+        var consumer: (any StoreEventConsumer)?
+        defer { consumer?.storeChanged(self) }
+        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            consumer = guarded.consumer
             guarded.catchUp(clock)
             let before = guarded.state.events.count
             defer { guarded.feed(from: before) }
@@ -112,8 +138,10 @@ public final class LocalAppStore: Sendable {
 
     /// Runs `body` on the state with the lock held, without copying it.
     public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
-            guarded.catchUp(clock)
+        var consumer: (any StoreEventConsumer)?
+        defer { consumer?.storeChanged(self) }
+        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            if guarded.catchUp(clock) { consumer = guarded.consumer }
             return try body(guarded.state)
         }
     }
@@ -121,10 +149,7 @@ public final class LocalAppStore: Sendable {
     /// A copy of the whole state as it is now (copy-on-write: cheap until the next write
     /// changes an array, which that write then copies).
     public func snapshot() -> StoreState {
-        guarded.withLock { guarded in
-            guarded.catchUp(clock)
-            return guarded.state
-        }
+        read { $0 }
     }
 
     /// The receipt the customer's device would hold now (`StoreState.receiptForge`), as

@@ -9,24 +9,32 @@ import StoreKit2
 /// becomes a notification in the outbox (the record Get Notification History reads),
 /// and a courier (the server's) sends what falls due to `url`.
 ///
-/// `collect()` takes the events the store fed since the last call (writes of either
-/// API, and the clock catching up at a time rate) and queues their notifications, due
-/// at each event's instant, outside the store's lock. Notifications are kept compact,
-/// the event (whose payloads the store took when it happened) and the reset it
-/// happened after, and signed when sent or listed: the same bytes each time, as the
-/// forge's signatures are deterministic.
+/// The channel owns its store's events (`LocalAppStore.attachEventConsumer`): after each
+/// write, whoever made it (the Server API's or the control API's handler, in process or
+/// behind HTTP, a scenario, the embedding code) and after the clock catches up at a time
+/// rate, the store tells the channel, which takes the new events and queues their
+/// notifications, due at each event's instant, under one lock: in the store's order, each
+/// once. By the time a write returns, its notifications are queued. A store has one
+/// channel: a second over the same store is refused (`EventFeedError`), share the first.
+///
+/// Notifications are kept compact, the event (whose payloads the store took when it
+/// happened) and the reset it happened after, and signed when sent or listed: the same
+/// bytes each time, as the forge's signatures are deterministic.
 ///
 /// Without a `url` the notifications are still queued, so Get Notification History
 /// lists them, but nothing is sent: they have no send attempts (Apple keeps no record
 /// without a URL; the forge keeps one because a test reading history needs it), and
 /// Request a Test Notification answers 4040007 as Apple does.
-public final class NotificationChannel: Sendable {
+public final class NotificationChannel: StoreEventConsumer {
     public let store: LocalAppStore
     public let outbox: NotificationOutbox
     /// The webhook (`forge serve --notify-url`); nil: notifications are recorded, not sent.
     public let url: String?
     let signing: NotificationSigning
-    private let tests = Locked(TestNotifications())
+    /// Held from taking the store's events to queueing their notifications (and while a
+    /// TEST notification is queued), so that notifications are queued in event order.
+    /// Lock order: this, then the store's lock, then the outbox's.
+    private let queueing = Locked(TestNotifications())
     private let wakeContinuation: AsyncStream<Void>.Continuation
     /// Yields when there may be attempts due: notifications queued, or a clock moved.
     /// Buffers one wake-up, so a courier busy sending misses none and sees no backlog.
@@ -34,7 +42,9 @@ public final class NotificationChannel: Sendable {
 
     public var environment: AppEnvironment { store.configuration.environment }
 
-    public init(store: LocalAppStore, url: String?) {
+    /// The channel of `store`'s events, which it owns from now on; `.storeHasAnEventConsumer`
+    /// when another channel (alive) owns them already.
+    public init(store: LocalAppStore, url: String?) throws(EventFeedError) {
         self.store = store
         self.url = url
         outbox = NotificationOutbox(schedule: .of(store.configuration.environment))
@@ -42,7 +52,7 @@ public final class NotificationChannel: Sendable {
         let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeUps = wake.stream
         wakeContinuation = wake.continuation
-        store.startEventFeed()
+        try store.attachEventConsumer(self)
     }
 
     /// Tells the courier to look for due attempts.
@@ -55,11 +65,27 @@ public final class NotificationChannel: Sendable {
         wakeContinuation.finish()
     }
 
-    /// Queues the notifications of the events the store recorded since the last call;
-    /// answers how many. Wakes the courier when there are any.
+    /// The store's call after a write (or a catch-up that recorded events): queues the new
+    /// events' notifications and wakes the courier (a clock moved by the write may have
+    /// made retries due though it recorded no event).
+    public func storeChanged(_ store: LocalAppStore) {
+        _ = queueing.withLock { queueEvents(&$0) }
+        wake()
+    }
+
+    /// Catches the store's clock up (at a time rate it moves with no request at all) and
+    /// queues the notifications of the events that recorded; answers how many. The
+    /// server's ticker calls it; writes need no call (the store tells the channel).
     @discardableResult
-    public func collect() -> Int {
-        let fed = store.takeFedEvents()
+    public func catchUp() -> Int {
+        let queued = queueing.withLock { queueEvents(&$0) }
+        if queued > 0 { wake() }
+        return queued
+    }
+
+    /// Takes the store's new events and queues their notifications; called with `queueing` held.
+    private func queueEvents(_: inout TestNotifications) -> Int {
+        let fed = store.takeFedEvents(as: self)
         for item in fed {
             let source = EventNotificationSource(event: item.event, reset: item.reset, signing: signing)
             let notification = OutgoingNotification(notificationUUID: signing.signer.notificationUUID(for: item.event, reset: item.reset),
@@ -70,7 +96,6 @@ public final class NotificationChannel: Sendable {
                 preconditionFailure("notification UUIDs are unique per store, reset and event: \(error)")
             }
         }
-        if !fed.isEmpty { wake() }
         return fed.count
     }
 
@@ -83,20 +108,28 @@ public final class NotificationChannel: Sendable {
         guard url != nil else {
             throw NotificationChannelError(.noNotificationURL, "no notification URL for \(environment.rawValue) (forge serve --notify-url)")
         }
+        return queueTestNotification()
+    }
+
+    /// Queues a TEST notification due now, after the notifications of the events recorded
+    /// before it, URL or not (a scenario's `requestTestNotification` step records one
+    /// with no webhook); answers its token.
+    package func queueTestNotification() -> String {
         let date = now
-        let number = tests.withLock { tests in
+        let token = queueing.withLock { tests in
+            _ = queueEvents(&tests)
             tests.count += 1
-            return tests.count
+            let token = signing.signer.testNotificationUUID(number: tests.count)
+            let notification = OutgoingNotification(notificationUUID: token,
+                                                    source: TestNotificationSource(number: tests.count, date: date, signing: signing))
+            do throws(NotificationOutboxError) {
+                try outbox.enqueue(notification, at: date)
+            } catch {
+                preconditionFailure("test notification numbers are unique per channel: \(error)")
+            }
+            tests.tokens.insert(token)
+            return token
         }
-        let token = signing.signer.testNotificationUUID(number: number)
-        let notification = OutgoingNotification(notificationUUID: token,
-                                                source: TestNotificationSource(number: number, date: date, signing: signing))
-        do throws(NotificationOutboxError) {
-            try outbox.enqueue(notification, at: date)
-        } catch {
-            preconditionFailure("test notification numbers are unique per channel: \(error)")
-        }
-        tests.withLock { _ = $0.tokens.insert(token) }
         wake()
         return token
     }
@@ -108,11 +141,23 @@ public final class NotificationChannel: Sendable {
         guard UUID(uuidString: token) != nil else {
             throw NotificationChannelError(.notATestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
         }
-        guard tests.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+        guard queueing.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
               !record.attempts.isEmpty else {
             throw NotificationChannelError(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
         }
         return record
+    }
+
+    /// A notification this channel queued, signed, with what Apple's payload says (type,
+    /// subtype, event): what a scenario's transcript shows. nil for one it did not queue.
+    public func signedNotification(_ notification: OutgoingNotification) -> SignedNotification? {
+        (notification.payloadSource as? any SignedNotificationSource)?.signedNotification()
+    }
+
+    /// The store event a notification this channel queued was made from; nil for a TEST
+    /// notification or one it did not queue.
+    public func event(of notification: OutgoingNotification) -> StoreEvent? {
+        (notification.payloadSource as? EventNotificationSource)?.event
     }
 
     /// The TEST notifications requested so far, and their tokens.
@@ -155,8 +200,18 @@ final class NotificationSigning: Sendable {
     }
 }
 
+/// What a channel's notifications are signed from: the whole signed notification, of
+/// which the outbox needs the payload only.
+package protocol SignedNotificationSource: SignedPayloadSource {
+    func signedNotification() -> SignedNotification
+}
+
+extension SignedNotificationSource {
+    package func signedPayload() -> String { signedNotification().signedPayload }
+}
+
 /// A store event's notification, signed when asked for.
-package struct EventNotificationSource: SignedPayloadSource {
+package struct EventNotificationSource: SignedNotificationSource {
     package let event: StoreEvent
     let reset: Int
     let signing: NotificationSigning
@@ -165,9 +220,9 @@ package struct EventNotificationSource: SignedPayloadSource {
 
     package var typeAndSubtype: String { kind.description }
 
-    package func signedPayload() -> String {
+    package func signedNotification() -> SignedNotification {
         do {
-            return try signing.signer.notification(for: event, reset: reset).signedPayload
+            return try signing.signer.notification(for: event, reset: reset)
         } catch {
             preconditionFailure("the StoreKit 2 CA's key signs (the server signed its answers with it): \(error)")
         }
@@ -175,16 +230,16 @@ package struct EventNotificationSource: SignedPayloadSource {
 }
 
 /// A TEST notification, signed when asked for.
-package struct TestNotificationSource: SignedPayloadSource {
+package struct TestNotificationSource: SignedNotificationSource {
     let number: Int
     let date: StoreInstant
     let signing: NotificationSigning
 
     package var typeAndSubtype: String { NotificationKind.test.description }
 
-    package func signedPayload() -> String {
+    package func signedNotification() -> SignedNotification {
         do {
-            return try signing.signer.testNotification(number: number, at: date).signedPayload
+            return try signing.signer.testNotification(number: number, at: date)
         } catch {
             preconditionFailure("the StoreKit 2 CA's key signs (the server signed its answers with it): \(error)")
         }

@@ -7,11 +7,13 @@ public struct ServerNotifications: Sendable {
     public let production: NotificationChannel
     public let sandbox: NotificationChannel
 
-    /// Channels for `stores` (whose event feeds they start), sending to `urls` (an
+    /// Channels for `stores` (whose events they own from now on: every write's
+    /// notifications are queued as it returns, whoever made it), sending to `urls` (an
     /// environment without one records its notifications and sends nothing).
-    public init(stores: LocalAppStores, urls: [AppEnvironment: String] = [:]) {
-        production = NotificationChannel(store: stores.production, url: urls[.production])
-        sandbox = NotificationChannel(store: stores.sandbox, url: urls[.sandbox])
+    /// `.storeHasAnEventConsumer` when a store has a channel already: share that one.
+    public init(stores: LocalAppStores, urls: [AppEnvironment: String] = [:]) throws(EventFeedError) {
+        production = try NotificationChannel(store: stores.production, url: urls[.production])
+        sandbox = try NotificationChannel(store: stores.sandbox, url: urls[.sandbox])
     }
 
     public func channel(_ environment: AppEnvironment) -> NotificationChannel {
@@ -20,10 +22,10 @@ public struct ServerNotifications: Sendable {
 
     public var channels: [NotificationChannel] { [production, sandbox] }
 
-    /// Queues the notifications of both stores' new events (`NotificationChannel.collect`).
+    /// Catches both stores' clocks up and queues what that recorded (`NotificationChannel.catchUp`).
     @discardableResult
-    public func collect() -> Int {
-        production.collect() + sandbox.collect()
+    public func catchUp() -> Int {
+        production.catchUp() + sandbox.catchUp()
     }
 
     /// Wakes both couriers: after a clock move, retries may be due though nothing was queued.

@@ -17,8 +17,6 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case stepRefused
         /// No scenario of that name in the catalogue.
         case unknownScenario
-        /// A notification could not be signed (the CA's key is unusable).
-        case signingFailed
     }
 
     public let code: Code

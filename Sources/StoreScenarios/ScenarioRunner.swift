@@ -31,8 +31,9 @@ public struct ScenarioAttemptReport: Sendable, Hashable {
 
 /// Runs a scenario on a fresh, empty store of one environment: each step through the
 /// control API's `ControlAction` or the Server API's handler (the code `forge serve`
-/// answers with), the events it added signed by `NotificationSigner`, then the Server
-/// API's answers and the receipt for the scenario's customer.
+/// answers with), the notifications it queued through the store's `NotificationChannel`
+/// (the server's path from event to notification, TEST notifications included), then the
+/// Server API's answers and the receipt for the scenario's customer.
 public struct ScenarioRunner: Sendable {
     public let configuration: StoreConfiguration
 
@@ -59,8 +60,16 @@ public struct ScenarioRunner: Sendable {
         var allSigned: [SignedNotification] = []
         let stores = LocalAppStores(configuration)
         let store = stores.store(configuration.environment)
-        let serverAPI = ServerAPIHandler(stores: stores, authentication: .disabled)
-        let signer = NotificationSigner(configuration: configuration)
+        // The server's path from event to notification: the store tells its channel of each
+        // write, which queues the notifications in order; the runner reads what each step queued.
+        let notifications: ServerNotifications
+        do throws(EventFeedError) {
+            notifications = try ServerNotifications(stores: stores)
+        } catch {
+            preconditionFailure("the runner's stores are its own, with no channel yet: \(error)")
+        }
+        let channel = notifications.channel(configuration.environment)
+        let serverAPI = ServerAPIHandler(stores: stores, authentication: .disabled, notifications: notifications)
         let prefix = configuration.environment == .production ? "" : "/sandbox"
         var transcript = ScenarioTranscript(
             scenario: scenario.name, summary: scenario.summary, environment: configuration.environment.rawValue,
@@ -68,7 +77,7 @@ public struct ScenarioRunner: Sendable {
             start: store.read { $0.now }, steps: [])
         var bindings: [String: StoreActionResult] = [:]
         var anchorTransactionId: String?
-        var testNotifications = 0
+        var reported: Set<String> = []
         var attempts: [ScenarioAttemptReport] = []
 
         for (offset, step) in scenario.steps.enumerated() {
@@ -80,8 +89,6 @@ public struct ScenarioRunner: Sendable {
                 }
                 return value
             }
-            let eventsBefore = store.read { $0.events.count }
-            var signed: [SignedNotification] = []
             let action: JSONValue
             let answer: JSONValue
             switch step.action {
@@ -109,26 +116,20 @@ public struct ScenarioRunner: Sendable {
                 }
                 answer = ["status": .number(String(response.status)), "body": response.body.isEmpty ? .null : Self.json(response.body)]
             case .requestTestNotification:
-                testNotifications += 1
                 action = ["requestTestNotification": .object([])]
-                let now = store.read { $0.now }
-                do throws(KeyError) {
-                    signed.append(try signer.testNotification(number: testNotifications, at: now))
-                } catch {
-                    throw ScenarioError(.signingFailed, file: scenario.name, location: step.location, "\(error)")
-                }
-                answer = ["notificationUUID": .string(signed[0].notificationUUID)]
+                answer = ["notificationUUID": .string(channel.queueTestNotification())]
             }
 
-            let (events, now) = store.read { state in (Array(state.events[eventsBefore...]), state.now) }
-            do throws(KeyError) {
-                signed = try signer.notifications(for: events) + signed
-            } catch {
-                throw ScenarioError(.signingFailed, file: scenario.name, location: step.location, "\(error)")
-            }
+            let now = store.read { $0.now }
+            // What the step queued, in queue order (a record is reported once; none is made twice).
+            let queued = channel.outbox.allRecords.map(\.notification).filter { !reported.contains($0.notificationUUID) }
+            reported.formUnion(queued.map(\.notificationUUID))
+            let signed = queued.compactMap { channel.signedNotification($0) }
             allSigned += signed
             if anchorTransactionId == nil {
-                anchorTransactionId = events.first { $0.customerId == scenario.customer && $0.transactionId != nil }?.transactionId
+                anchorTransactionId = queued.lazy.compactMap { channel.event(of: $0) }.first {
+                    $0.customerId == scenario.customer && $0.transactionId != nil
+                }?.transactionId
             }
             if let observer {
                 attempts += await observer.stepFinished(notifications: signed, storeInstant: now)

@@ -237,8 +237,6 @@ public struct ServerAPIHandler: Sendable {
         guard let channel = notifications?.channel(store.configuration.environment) else {
             return json(ServerAPIResponseBody.NotificationHistory(paginationToken: nil, hasMore: false, notificationHistory: []))
         }
-        // Events of the clock catching up since the last request are history too.
-        channel.collect()
         var start = 0
         if let token = request.values("paginationToken").first {
             guard let position = channel.outbox.position(of: token) else {

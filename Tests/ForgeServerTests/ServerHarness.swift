@@ -36,7 +36,7 @@ struct ServerHarness: Sendable {
         var logger = Logger(label: "forge-serve-test") { _ in log }
         logger.logLevel = .info
         let ports = AsyncStream<Int>.makeStream()
-        let server = ForgeServeServer(options: options, logger: logger)
+        let server = try ForgeServeServer(options: options, logger: logger)
         let group = ServiceGroup(configuration: .init(services: try server.services { ports.continuation.yield($0) },
                                                       gracefulShutdownSignals: [], logger: logger))
         let running = Task { try await group.run() }

@@ -139,6 +139,82 @@ final class DeliveryTests: XCTestCase {
         }
     }
 
+    /// Twice the courier's concurrency in notifications to a slow webhook that answers
+    /// none of them until as many as the courier's concurrency wait at once: every attempt
+    /// is sent as soon as it is claimed, on a connection of its own, and gets its whole
+    /// timeout. (AsyncHTTPClient's default of 8 connections per host held half of 16
+    /// attempts back, their deadline running, and they were recorded TIMED_OUT.)
+    func testEveryAttemptInTheWindowIsSentAtOnceAndNoneTimesOut() async throws {
+        let concurrency = 16
+        let sender = try HTTPWebhookSender(timeout: .seconds(60), maximumConnectionsPerHost: concurrency)
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .production)
+            for number in 100..<(100 + 2 * concurrency) { try outbox.enqueue(notification(number), at: Self.start) }
+            let reports = await NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/gather/\(concurrency)",
+                                                    maximumConcurrentAttempts: concurrency).deliverDue(upTo: Self.start)
+            XCTAssertEqual(reports.count, 2 * concurrency)
+            XCTAssertEqual(reports.filter { $0.outcome.result != .success }.map(\.outcome), [], "every attempt SUCCESS")
+            XCTAssertEqual(webhook.requests.count, 2 * concurrency)
+            XCTAssertTrue(outbox.allRecords.allSatisfy(\.isDelivered))
+        }
+        await sender.shutdown()
+    }
+
+    /// A slow answer holds up only its own attempt: the first notification's webhook
+    /// answer waits until every other notification (2× the concurrency in all) has
+    /// reached the webhook, which a courier waiting for a whole batch before claiming
+    /// more never lets happen.
+    func testASlowAnswerHoldsUpNoOtherAttempt() async throws {
+        let concurrency = 4
+        let total = 2 * concurrency
+        let sender = try HTTPWebhookSender(timeout: .seconds(60), maximumConnectionsPerHost: concurrency)
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .sandbox)
+            for number in 200..<(200 + total) { try outbox.enqueue(notification(number), at: Self.start) }
+            let reports = await NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/first-waits/\(total)",
+                                                    maximumConcurrentAttempts: concurrency).deliverDue(upTo: Self.start)
+            XCTAssertEqual(reports.map(\.outcome.result), Array(repeating: .success, count: total), "\(reports.map(\.outcome))")
+            XCTAssertEqual(Set(reports.map(\.notificationUUID)).count, total)
+        }
+        await sender.shutdown()
+    }
+
+    /// A notification queued while another's slow attempt is in flight is sent at once:
+    /// the first attempt's answer waits until a second request reaches the webhook, which
+    /// a courier that waited for its attempts in flight before looking again never sent.
+    func testANotificationQueuedWhileAnotherIsInFlightIsSentAtOnce() async throws {
+        let sender = try HTTPWebhookSender(timeout: .seconds(60), maximumConnectionsPerHost: 4)
+        try await Webhook.with { webhook, base in
+            let outbox = NotificationOutbox(schedule: .sandbox)
+            let courier = NotificationCourier(outbox: outbox, sender: sender, url: "\(base)/first-waits/2", maximumConcurrentAttempts: 4)
+            let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let reports = AsyncStream.makeStream(of: NotificationCourier.Report.self)
+            let delivering = Task {
+                await courier.deliver(wakeUps: wake.stream, now: { Self.start }) { reports.continuation.yield($0) }
+                reports.continuation.finish()
+            }
+            var incoming = webhook.incoming.makeAsyncIterator()
+            try outbox.enqueue(notification(300), at: Self.start)
+            wake.continuation.yield()
+            // The first attempt has reached the webhook, which holds its answer.
+            _ = await incoming.next()
+            try outbox.enqueue(notification(301), at: Self.start)
+            wake.continuation.yield()
+            var made: [NotificationCourier.Report] = []
+            for await report in reports.stream {
+                made.append(report)
+                if made.count == 2 { break }
+            }
+            // The second's arrival releases the first: either may finish first.
+            XCTAssertEqual(Set(made.map(\.notificationUUID)), Set([notification(300), notification(301)].map(\.notificationUUID)))
+            XCTAssertEqual(made.map(\.outcome.result), [.success, .success], "\(made.map(\.outcome))")
+            // The wake-ups end: the courier returns.
+            wake.continuation.finish()
+            await delivering.value
+        }
+        await sender.shutdown()
+    }
+
     func testACancelledCourierStopsAfterTheBatchInFlight() async throws {
         let sender = try HTTPWebhookSender(timeout: .seconds(30))
         try await Webhook.with { webhook, base in

@@ -312,7 +312,7 @@ final class ServerAPIAppleRulesTests: XCTestCase {
     func testNotificationHistoryAndTestNotificationErrors() throws {
         let stores = LocalAppStores(StoreConfiguration(seed: Fixture.seed, customers: 0))
         let handler = ServerAPIHandler(stores: stores, authentication: .testKey(seed: Fixture.seed, bundleIdentifier: bundleId),
-                                       wallClock: { Fixture.wallNow }, notifications: ServerNotifications(stores: stores))
+                                       wallClock: { Fixture.wallNow }, notifications: try ServerNotifications(stores: stores))
         let id = try stores.production.write { try $0.buyProduct(customer: "nia", productId: coins) }.transactionIds[0]
         let now = stores.production.read { $0.now }
         func send(_ method: String, _ path: String, query: [(String, String)] = [], body: String = "") throws -> APIResponse {
