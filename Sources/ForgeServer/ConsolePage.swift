@@ -7,6 +7,17 @@
 enum ConsolePage {
     static let path = "/forge/console"
 
+    /// Why the page's query is refused (anything but `environment=production|sandbox`), or nil.
+    static func refusal(query: String?) -> String? {
+        for item in (query ?? "").split(separator: "&") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == "environment", ["production", "sandbox"].contains(parts[1]) else {
+                return "query '\(item)': the console takes environment=production or environment=sandbox only"
+            }
+        }
+        return nil
+    }
+
     static let html = #"""
         <!doctype html>
         <html lang="en">

@@ -64,6 +64,12 @@ struct ForgeServeResponder: HTTPResponder {
             line.http = 200
             return Self.json(.object([("status", .string("ok"))]))
         case ConsolePage.path where request.method == .get || request.method == .head:
+            if let refusal = ConsolePage.refusal(query: request.uri.query) {
+                line.http = 400
+                line.verdict = refusal
+                return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: refusal + "\n")))
+            }
             line.http = 200
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: ConsolePage.html)))

@@ -52,8 +52,9 @@ final class ConsoleBrowserTests: XCTestCase {
 
     /// Prints one line per step; any failure raises (and the status is not 0).
     static let script = #"""
-import sys, time
+import sys
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait, Select
@@ -64,12 +65,21 @@ options.binary_location = chromium
 for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"]:
     options.add_argument(flag)
 browser = webdriver.Chrome(service=Service(driver_path), options=options)
-wait = WebDriverWait(browser, 30)
+# The page replaces its tables' rows on every refresh: a row read while that happens is
+# stale, and the wait polls again.
+wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
+
+def rows(table):
+    return [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
+            for r in browser.find_elements(By.CSS_SELECTOR, "#" + table + " tbody tr")]
+
+def first(table, match):
+    return wait.until(lambda b: [r for r in rows(table) if match(r)] or False)[0]
+
 try:
     browser.get(base + "/forge/console")
     wait.until(lambda b: b.find_element(By.ID, "now").text not in ("", "…"))
-    current = browser.find_element(By.CSS_SELECTOR, "nav a.current").text
-    print("page:", browser.find_element(By.TAG_NAME, "h1").text + ",", current)
+    print("page:", browser.find_element(By.TAG_NAME, "h1").text + ",", browser.find_element(By.CSS_SELECTOR, "nav a.current").text)
 
     customer = browser.find_element(By.ID, "buy-customer")
     customer.clear(); customer.send_keys("console")
@@ -77,34 +87,27 @@ try:
     browser.find_element(By.ID, "buy-submit").click()
     wait.until(lambda b: "done" in b.find_element(By.ID, "message").text)
     print("bought:", browser.find_element(By.ID, "message").text.split(" (")[0])
-    row = wait.until(lambda b: [r for r in b.find_elements(By.CSS_SELECTOR, "#subscriptions tbody tr") if "console" in r.text])[0]
-    cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
-    print("subscription row:", cells[1], cells[2], cells[3])
+    row = first("subscriptions", lambda r: r[1] == "console")
+    print("subscription row:", row[1], row[2], row[3])
 
     browser.find_element(By.ID, "advance-month").click()
-    def renewal(b):
-        rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in b.find_elements(By.CSS_SELECTOR, "#transactions tbody tr")]
-        return [r for r in rows if r[2] == "console" and r[4] == "RENEWAL"]
-    print("renewed:", wait.until(renewal)[0][4])
-    events = [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in browser.find_elements(By.CSS_SELECTOR, "#events tbody tr")]
-    print("event:", [e for e in events if e[3] == "console"][0][2])
+    print("renewed:", first("transactions", lambda r: r[2] == "console" and r[4] == "RENEWAL")[4])
+    print("event:", first("events", lambda r: r[3] == "console" and r[2] == "renewed")[2])
 
-    Select(browser.find_element(By.ID, "buy-product")).select_by_index(0)
     browser.execute_script("document.getElementById('buy-product').add(new Option('no.such.product', 'no.such.product'), 0);"
                            "document.getElementById('buy-product').value = 'no.such.product';")
     browser.find_element(By.ID, "buy-submit").click()
     wait.until(lambda b: "error" in b.find_element(By.ID, "message").get_attribute("class"))
-    print("refused:", browser.find_element(By.ID, "message").text.split(":")[0] + ":", browser.find_element(By.ID, "message").text.split(": ")[1])
-    def refused_in_journal(b):
-        rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in b.find_elements(By.CSS_SELECTOR, "#requests tbody tr")]
-        return [r for r in rows if r[4] == "400"]
-    row = wait.until(refused_in_journal)[0]
+    text = browser.find_element(By.ID, "message").text
+    print("refused:", text.split(":")[0] + ":", text.split(": ")[1])
+    row = first("requests", lambda r: r[4] == "400")
     print("journal:", row[1], row[2], row[3], row[4])
     if screenshot:
         browser.save_screenshot(screenshot)
 
     browser.find_element(By.ID, "env-sandbox").click()
-    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "nav a.current").text == "sandbox" and b.find_element(By.ID, "now").text not in ("", "…"))
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "nav a.current").text == "sandbox"
+               and b.find_element(By.ID, "now").text not in ("", "…"))
     print("sandbox:", browser.find_element(By.TAG_NAME, "h1").text + ",", "sandbox,",
           browser.find_element(By.ID, "subscription-count").text.strip("()"), "subscriptions")
 finally:

@@ -135,6 +135,7 @@ final class OpenAPIDocumentTests: XCTestCase {
             try await call("GET", "/sandbox/forge/v1/requests?limit=2", expect: 200)
             try await call("GET", "/forge/v1/requests?limit=0", expect: 400)
             try await call("GET", "/forge/console?environment=sandbox", expect: 200)
+            try await call("GET", "/forge/console?environment=staging", expect: 400)
 
             // The App Store Server API, with the test key's token and without.
             let state = try await server.send("/forge/v1/state", method: "GET")
