@@ -12,9 +12,11 @@ struct BenchForgeServer {
     let wrk: String
 
     /// Starts `forge serve ARGUMENTS` and reads its output until `marker` (the banner
-    /// line that comes last for these arguments).
-    init(suite: String, arguments: [String], waitingFor marker: String) {
-        guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+    /// line that comes last for these arguments). A suite that sends its own requests
+    /// (`BenchHTTPClient`) does without wrk (`needsWrk: false`; `wrk` is then empty).
+    init(suite: String, arguments: [String], waitingFor marker: String, needsWrk: Bool = true) {
+        let found = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile)
+        guard let wrk = found ?? (needsWrk ? nil : "") else {
             print("scripts/bench \(suite) needs wrk (Debian: apt-get install wrk)")
             exit(69)
         }

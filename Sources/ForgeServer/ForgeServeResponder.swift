@@ -233,7 +233,7 @@ struct ForgeServeResponder: HTTPResponder {
         case .proceed(let ready): body = ready.body
         case .answered(let response): return response
         }
-        let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
+        let answer = control.respond(method: request.method.rawValue, path: request.uri.string, body: body)
         if let notifications = serverAPI.notifications {
             notifications.collect()
             // advanceClock may have made retries due though it recorded no event.

@@ -16,9 +16,29 @@ import ReceiptForge
 /// With a `clock` (a time rate), every access first moves the clock on by as much as the
 /// source moved since the previous access, processing what fell due on the way, so a
 /// reader sees the store at the scaled time. Without one the clock moves only when an
-/// action (`advance`) says so.
+/// action (`advance`, `advanceClock`) says so.
+///
+/// **The lock is held only briefly.** Every request of the server, its courier and its
+/// ticker wait for it, on Swift's cooperative threads (two on a two-core machine), so:
+/// - A `read` or `write` body must be short: a lookup or one action, never a walk over
+///   the whole store (`snapshot()` gives a copy to walk outside the lock), and it must
+///   not call back into the store (`store.write { _ in store.receipt(…) }`): the lock is
+///   not recursive, so that deadlocks.
+/// - The clock moves in parts of at most `partSize` due entries (renewals, expiries…),
+///   releasing the lock between parts so other requests get in: `advanceClock` for a
+///   move an action asks for, and every access for the catch-up with a time rate. A
+///   request that arrives during a long move sees the store as far as the move has got,
+///   and a write then happens at that instant. Moves are made one after another; made in
+///   parts or not, a move makes the same renewals in the same order with the same ids.
+/// - Events older than the history window are dropped (`StoreRetention`), so a store at a
+///   time rate does not grow without bound.
 public final class LocalAppStore: Sendable {
     private let guarded: Locked<Guarded>
+    /// Held for the whole of a move in parts (`advanceClock`), so that moves happen one
+    /// after another; other accesses take only `guarded`, between the parts.
+    private let moving = Locked(0)
+    /// The most due entries one hold of the lock processes when the clock moves.
+    public let partSize: Int
     /// The default state, kept (copy-on-write) so a reset does not rebuild it.
     private let initial: StoreState
     /// Where the store takes the passing of time from; nil: the clock moves only when an action says so.
@@ -27,45 +47,88 @@ public final class LocalAppStore: Sendable {
     /// What the lock guards.
     private struct Guarded {
         var state: StoreState
-        /// The source's reading the store's clock last caught up with.
+        /// The source's reading last taken (what it moved since is in `owed`).
         var lastReading: StoreInstant
         /// Resets so far: events of different resets share sequence numbers.
         var resets = 0
         /// Events not yet taken by `takeFedEvents()`; nil until `startEventFeed()`.
         var fed: [FedEvent]?
+        /// Store time the source moved that the clock has not caught up with yet (a
+        /// catch-up longer than one part waits for the next part).
+        var owed: Int64 = 0
+        /// Where the move in parts in progress (`advanceClock`) goes; nil when none is.
+        /// The clock catching up meanwhile moves this on instead of the clock itself.
+        var moveTarget: StoreInstant?
 
-        /// Moves the clock on by what `clock` moved since the last reading.
-        mutating func catchUp(_ clock: (any StoreClockSource)?) {
+        /// Adds what the clock source moved since the last reading to `owed`.
+        mutating func read(_ clock: (any StoreClockSource)?) {
             guard let clock else { return }
             let reading = clock.currentInstant()
             guard reading > lastReading else { return }
-            let step = reading - lastReading
+            owed = owed.addingSaturating(reading - lastReading)
             lastReading = reading
-            let (target, overflow) = state.now.addingReportingOverflow(step)
-            let before = state.events.count
-            // The events are in the state (and fed, when a feed runs); the result has no caller to go to.
-            _ = try? state.advance(to: overflow ? .max : target)
-            feed(from: before)
+            if let target = moveTarget {
+                moveTarget = min(target.addingSaturating(owed), StoreState.signingCertificateNotAfter)
+                owed = 0
+            }
         }
 
-        /// Appends the events added since `state.events[before]` to the feed.
+        /// Reads the clock source and catches up with it by one part of at most `limit`
+        /// due entries; true when the clock owes nothing any more (or a move in parts in
+        /// progress has taken the debt over).
+        mutating func catchUp(_ clock: (any StoreClockSource)?, limit: Int) -> Bool {
+            read(clock)
+            guard owed > 0 else { return true }
+            let before = state.now
+            var result = StoreActionResult()
+            let done = step(toward: min(state.now.addingSaturating(owed), StoreState.signingCertificateNotAfter), limit: limit, into: &result)
+            // The clock stops at the certificates' notAfter: what the source moves past it is dropped.
+            owed = state.now == StoreState.signingCertificateNotAfter ? 0 : owed - (state.now - before)
+            return done
+        }
+
+        /// One part of a move toward `target`: drops history out of the window, processes
+        /// at most `limit` due entries and feeds the events.
+        mutating func step(toward target: StoreInstant, limit: Int, into result: inout StoreActionResult) -> Bool {
+            trim()
+            let before = state.eventCount
+            let done = state.advance(toward: target, processingAtMost: limit, into: &result)
+            feed(from: before)
+            return done
+        }
+
+        /// Drops events (and completed mass extensions) older than the history window;
+        /// they were fed already, when a feed runs.
+        mutating func trim() {
+            let (cutoff, overflow) = state.now.subtractingReportingOverflow(StoreRetention.notificationHistory(in: state.configuration.environment))
+            if !overflow { state.dropHistory(before: cutoff) }
+        }
+
+        /// Appends the events recorded after the first `before` to the feed.
         mutating func feed(from before: Int) {
-            guard fed != nil, state.events.count > before else { return }
-            for event in state.events[before...] { fed!.append(FedEvent(reset: resets, event: event)) }
+            guard fed != nil, state.eventCount > before else { return }
+            for event in state.events(since: before) { fed!.append(FedEvent(reset: resets, event: event)) }
         }
     }
 
+    /// Due entries per part of a move: about a millisecond of work at the store's speed,
+    /// so a request waits for the lock no longer than that.
+    public static let defaultPartSize = 256
+
     /// A store in its default state for `configuration` (its default population of customers and history).
-    public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil) {
+    public init(_ configuration: StoreConfiguration = StoreConfiguration(), clock: (any StoreClockSource)? = nil,
+                partSize: Int = LocalAppStore.defaultPartSize) {
         initial = StoreState(configuration)
         self.clock = clock
+        self.partSize = max(1, partSize)
         guarded = Locked(Guarded(state: initial, lastReading: clock?.currentInstant() ?? 0))
     }
 
     /// A store starting from `state`; a reset returns to `state.configuration`'s default state.
-    public init(state: StoreState, clock: (any StoreClockSource)? = nil) {
+    public init(state: StoreState, clock: (any StoreClockSource)? = nil, partSize: Int = LocalAppStore.defaultPartSize) {
         initial = StoreState(state.configuration)
         self.clock = clock
+        self.partSize = max(1, partSize)
         guarded = Locked(Guarded(state: state, lastReading: clock?.currentInstant() ?? 0))
     }
 
@@ -87,8 +150,9 @@ public final class LocalAppStore: Sendable {
 
     /// The events recorded since the previous call, in order; empty without `startEventFeed()`.
     public func takeFedEvents() -> [FedEvent] {
-        guarded.withLock { guarded in
-            guarded.catchUp(clock)
+        catchUpInParts()
+        return guarded.withLock { guarded in
+            _ = guarded.catchUp(clock, limit: partSize)
             guard let taken = guarded.fed, !taken.isEmpty else { return [] }
             guarded.fed = []
             return taken
@@ -98,33 +162,73 @@ public final class LocalAppStore: Sendable {
     /// What the store was created with.
     public var configuration: StoreConfiguration { initial.configuration }
 
-    /// Runs `body` on the state with the lock held. Each action validates before it
+    /// Runs `body` on the state with the lock held (keep it short, and do not call the
+    /// store from it: see the type's documentation). Each action validates before it
     /// changes anything, so one action that throws leaves the state as it was; a body
     /// that runs several actions keeps those done before the one that threw.
     public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
-            guarded.catchUp(clock)
-            let before = guarded.state.events.count
+        catchUpInParts()
+        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            _ = guarded.catchUp(clock, limit: partSize)
+            guarded.trim()
+            let before = guarded.state.eventCount
             defer { guarded.feed(from: before) }
             return try body(&guarded.state)
         }
     }
 
-    /// Runs `body` on the state with the lock held, without copying it.
+    /// Runs `body` on the state with the lock held, without copying it (keep it short:
+    /// to encode or walk the whole state, take a `snapshot()`).
     public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
-            guarded.catchUp(clock)
+        catchUpInParts()
+        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+            _ = guarded.catchUp(clock, limit: partSize)
             return try body(guarded.state)
         }
     }
 
     /// A copy of the whole state as it is now (copy-on-write: cheap until the next write
-    /// changes an array, which that write then copies).
+    /// changes an array, which that write then copies), to read at length outside the lock.
     public func snapshot() -> StoreState {
-        guarded.withLock { guarded in
-            guarded.catchUp(clock)
+        catchUpInParts()
+        return guarded.withLock { guarded in
+            _ = guarded.catchUp(clock, limit: partSize)
             return guarded.state
         }
+    }
+
+    /// Moves the clock to the instant `target` answers for the state (which may refuse
+    /// with an error), as `StoreState.advance(to:)` would, but in parts of `partSize` due
+    /// entries with the lock released between them. Answers what the whole move did.
+    /// A reset during the move ends it. Moves are made one after another.
+    public func advanceClock(to target: (StoreState) throws(StoreError) -> StoreInstant) throws(StoreError) -> StoreActionResult {
+        catchUpInParts()
+        return try moving.withLock { (_: inout Int) throws(StoreError) -> StoreActionResult in
+            let resets = try guarded.withLock { (guarded: inout Guarded) throws(StoreError) -> Int in
+                guarded.read(clock)
+                let instant = try target(guarded.state)
+                // What the clock still owes the source is moved on top, as by a catch-up.
+                guarded.moveTarget = min(instant.addingSaturating(guarded.owed), StoreState.signingCertificateNotAfter)
+                guarded.owed = 0
+                return guarded.resets
+            }
+            var result = StoreActionResult()
+            while !guarded.withLock({ guarded -> Bool in
+                    guarded.read(clock)
+                guard guarded.resets == resets, let target = guarded.moveTarget else { return true }
+                guard guarded.step(toward: target, limit: partSize, into: &result) else { return false }
+                guarded.moveTarget = nil
+                return true
+            }) {}
+            return result
+        }
+    }
+
+    /// Catches the clock up with its source a part at a time, releasing the lock between
+    /// parts, until it owes nothing (at once when it has no source).
+    private func catchUpInParts() {
+        guard clock != nil else { return }
+        while !guarded.withLock({ $0.catchUp(clock, limit: partSize) }) {}
     }
 
     /// The receipt the customer's device would hold now (`StoreState.receiptForge`), as
@@ -145,6 +249,16 @@ public final class LocalAppStore: Sendable {
         guarded.withLock { guarded in
             guarded.state = initial
             guarded.resets += 1
+            guarded.owed = 0
+            guarded.moveTarget = nil
         }
+    }
+}
+
+private extension Int64 {
+    /// `self + other`, or `Int64.max` past it (`other` is never negative here).
+    func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

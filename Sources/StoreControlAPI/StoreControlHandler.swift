@@ -41,8 +41,9 @@ public struct StoreControlHandler: Sendable {
     /// Where the state document's schema is named (`Link: <…>; rel="describedby"`).
     public static let stateSchemaIdentifier = "urn:receipt-forge:schema:store-state"
 
-    /// Answers one request. `path` is the request target's path (a query is ignored);
-    /// an empty body counts as `{}`.
+    /// Answers one request. `path` is the request target: its path, and for the state
+    /// verb a query (`StateQueryParameters`; other verbs ignore one); an empty body
+    /// counts as `{}`.
     public func respond(method: String, path: String, body: [UInt8]) -> APIResponse {
         guard let route = ControlPath(path) else {
             return ControlError(.notFound, field: "path",
@@ -62,8 +63,16 @@ public struct StoreControlHandler: Sendable {
         do throws(ControlError) {
             if verb == .state {
                 _ = try decode(EmptyRequest.self, from: body)
-                return .json(200, store.read { $0.stateJSON() },
-                             headers: [.init("Link", "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\"")])
+                let query = try StateQueryParameters.parse(path)
+                // Encoded from a copy-on-write snapshot, outside the store's lock: a large
+                // store takes long to encode, and requests must not wait for it.
+                let document: [UInt8]
+                do throws(StoreError) {
+                    document = try store.snapshot().stateJSON(query)
+                } catch {
+                    throw ControlError(error)
+                }
+                return .json(200, document, headers: [.init("Link", "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\"")])
             }
             if verb == .receipt {
                 return try receipt(body: body, from: store)

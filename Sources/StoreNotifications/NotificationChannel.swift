@@ -37,7 +37,8 @@ public final class NotificationChannel: Sendable {
     public init(store: LocalAppStore, url: String?) {
         self.store = store
         self.url = url
-        outbox = NotificationOutbox(schedule: .of(store.configuration.environment))
+        outbox = NotificationOutbox(schedule: .of(store.configuration.environment),
+                                    retention: NotificationRetention(environment: store.configuration.environment, sends: url != nil))
         signing = NotificationSigning(NotificationSigner(configuration: store.configuration))
         let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeUps = wake.stream
@@ -96,7 +97,6 @@ public final class NotificationChannel: Sendable {
         } catch {
             preconditionFailure("test notification numbers are unique per channel: \(error)")
         }
-        tests.withLock { _ = $0.tokens.insert(token) }
         wake()
         return token
     }
@@ -108,17 +108,18 @@ public final class NotificationChannel: Sendable {
         guard UUID(uuidString: token) != nil else {
             throw NotificationChannelError(.notATestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
         }
-        guard tests.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+        // The outbox keeps a TEST notification's record as long as Apple answers about it
+        // (StoreRetention.testNotificationStatus); no list of tokens of its own.
+        guard let record = outbox.record(notificationUUID: token), record.notification.typeAndSubtype == NotificationKind.test.description,
               !record.attempts.isEmpty else {
             throw NotificationChannelError(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
         }
         return record
     }
 
-    /// The TEST notifications requested so far, and their tokens.
+    /// The TEST notifications requested so far.
     private struct TestNotifications {
         var count = 0
-        var tokens: Set<String> = []
     }
 }
 

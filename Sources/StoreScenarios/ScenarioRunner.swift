@@ -80,7 +80,7 @@ public struct ScenarioRunner: Sendable {
                 }
                 return value
             }
-            let eventsBefore = store.read { $0.events.count }
+            let eventsBefore = store.read { $0.eventCount }
             var signed: [SignedNotification] = []
             let action: JSONValue
             let answer: JSONValue
@@ -120,7 +120,7 @@ public struct ScenarioRunner: Sendable {
                 answer = ["notificationUUID": .string(signed[0].notificationUUID)]
             }
 
-            let (events, now) = store.read { state in (Array(state.events[eventsBefore...]), state.now) }
+            let (events, now) = store.read { state in (Array(state.events(since: eventsBefore)), state.now) }
             do throws(KeyError) {
                 signed = try signer.notifications(for: events) + signed
             } catch {

@@ -27,7 +27,7 @@ extension StoreAPIError {
         case .statusRequestNotFound: self = .statusRequestNotFound
         case .invalidProductId: self = .invalidProductId
         case .appTransactionDoesNotExist: self = .appTransactionDoesNotExistError
-        case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward: return nil
+        case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward, .pastSigningCertificate: return nil
         }
     }
 }

@@ -33,6 +33,7 @@ final class StoreErrorMappingTests: XCTestCase {
         .appTransactionDoesNotExist: 4_040_019,
         .invalidState: nil,
         .clockMovesForward: nil,
+        .pastSigningCertificate: nil,
     ]
 
     func testEveryStoreCodeHasItsAppleError() {
