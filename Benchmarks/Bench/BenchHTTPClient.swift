@@ -7,7 +7,7 @@ import Foundation
 final class BenchHTTPClient: @unchecked Sendable {
     // @unchecked: each client is used by one thread only (its prober's, or the suite's).
     private let port: UInt16
-    private var socket: Int32 = -1
+    private var descriptor: Int32 = -1
     private var buffer: [UInt8] = []
 
     /// A client of `base` (`http://127.0.0.1:PORT`).
@@ -20,19 +20,19 @@ final class BenchHTTPClient: @unchecked Sendable {
     }
 
     deinit {
-        if socket >= 0 { close(socket) }
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Sends one request and answers the status and body; nil when the connection fails.
-    func send(_ method: String, _ path: String, body: String = "") -> (status: Int, body: [UInt8])? {
-        if socket < 0, !connect() { return nil }
+    func request(_ method: String, _ path: String, body: String = "") -> (status: Int, body: [UInt8])? {
+        if descriptor < 0, !open() { return nil }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n"
         if !body.isEmpty { request += "Content-Type: application/json\r\n" }
         request += "\r\n" + body
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, 0) }
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return reset() }
             sent += count
         }
@@ -56,35 +56,35 @@ final class BenchHTTPClient: @unchecked Sendable {
     }
 
     private func reset() -> (status: Int, body: [UInt8])? {
-        if socket >= 0 { close(socket) }
-        socket = -1
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
         buffer = []
         return nil
     }
 
-    private func connect() -> Bool {
-        let descriptor = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+    private func open() -> Bool {
+        let opened = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard opened >= 0 else { return false }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(opened, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            close(descriptor)
+            close(opened)
             return false
         }
         var noDelay: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        socket = descriptor
+        setsockopt(opened, Int32(IPPROTO_TCP), 1 /* TCP_NODELAY */, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        descriptor = opened
         return true
     }
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return false }
         buffer += chunk[..<count]
         return true

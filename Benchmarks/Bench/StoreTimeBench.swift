@@ -30,7 +30,7 @@ func runStoreStallBench(_ arguments: [String]) {
         exit(1)
     }
     let client = BenchHTTPClient(base: forge.base)
-    guard let state = client.send("GET", "/forge/v1/state?eventsLimit=1"),
+    guard let state = client.request("GET", "/forge/v1/state?eventsLimit=1"),
           let document = try? JSONDecoder().decode(StateSummary.self, from: Data(state.body)),
           let transaction = document.subscriptions.first?.latestTransactionId else {
         fail("no store state from \(forge.base)")
@@ -44,7 +44,7 @@ func runStoreStallBench(_ arguments: [String]) {
     sleep(2)  // the baseline: two seconds of answers before the move
 
     let moveStart = monotonicNanoseconds()
-    guard let moved = client.send("POST", "/forge/v1/advanceClock", body: #"{"seconds": \#(seconds)}"#), moved.status == 200 else {
+    guard let moved = client.request("POST", "/forge/v1/advanceClock", body: #"{"seconds": \#(seconds)}"#), moved.status == 200 else {
         fail("advanceClock failed")
     }
     let moveEnd = monotonicNanoseconds()
@@ -102,7 +102,7 @@ func runStoreSoakBench(_ arguments: [String]) {
         exit(1)
     }
     let client = BenchHTTPClient(base: forge.base)
-    guard let first = client.send("GET", "/forge/v1/state?eventsLimit=1"),
+    guard let first = client.request("GET", "/forge/v1/state?eventsLimit=1"),
           let document = try? JSONDecoder().decode(StateSummary.self, from: Data(first.body)),
           let customer = document.customers.first?.customerId else {
         fail("no store state from \(forge.base)")
@@ -115,7 +115,7 @@ func runStoreSoakBench(_ arguments: [String]) {
     var now: Int64 = 0
     while true {
         let elapsed = Double(monotonicNanoseconds() - start) / 1e9
-        guard let answer = client.send("GET", "/forge/v1/state?customer=\(customer)&eventsLimit=1"),
+        guard let answer = client.request("GET", "/forge/v1/state?customer=\(customer)&eventsLimit=1"),
               let summary = try? JSONDecoder().decode(StateSummary.self, from: Data(answer.body)) else {
             fail("no store state at \(Int(elapsed)) s")
         }
@@ -129,14 +129,14 @@ func runStoreSoakBench(_ arguments: [String]) {
     }
     // Once, at the end: the whole production state document (encoded outside the store's lock), timed.
     let asked = monotonicNanoseconds()
-    guard let whole = client.send("GET", "/forge/v1/state"),
+    guard let whole = client.request("GET", "/forge/v1/state"),
           let totals = try? JSONDecoder().decode(StateTotals.self, from: Data(whole.body)) else { fail("no whole state document") }
     print("the whole state document: \(whole.body.count / 1_048_576) MiB in \(formatDuration(Double(monotonicNanoseconds() - asked))): "
           + "\(totals.transactions.count) transactions, \(totals.events.count) events kept, \(totals.droppedEventCount ?? 0) dropped")
     for (prefix, days) in [("", 179), ("/sandbox", 29)] {
         let body = #"{"startDate": \#(now - Int64(days) * 86_400_000), "endDate": \#(now + 86_400_000)}"#
         let asked = monotonicNanoseconds()
-        guard let answer = client.send("POST", prefix + "/inApps/v1/notifications/history", body: body) else { fail("no history answer") }
+        guard let answer = client.request("POST", prefix + "/inApps/v1/notifications/history", body: body) else { fail("no history answer") }
         let took = Double(monotonicNanoseconds() - asked)
         let records = count(of: Array(#""signedPayload":"#.utf8), in: answer.body)
         print("Get Notification History\(prefix.isEmpty ? "" : " (sandbox)"), last \(days) days: \(answer.status), \(records) records, "
@@ -193,7 +193,7 @@ private final class Prober: @unchecked Sendable {
     private func loop() {
         while lock.withLock({ running }) {
             let start = monotonicNanoseconds()
-            let answer = client.send("GET", path)
+            let answer = client.request("GET", path)
             let wait = Double(monotonicNanoseconds() - start)
             let good = answer.map { $0.status == 200 && String(decoding: $0.body, as: UTF8.self).contains(expect) } ?? false
             lock.withLock {

@@ -19,11 +19,13 @@ extension StoreState: Encodable {
 
     /// Encodes the state document (`Schemas/store-state.schema.json`).
     public func encode(to encoder: any Encoder) throws {
+        let document: StateDocument
         do throws(StoreError) {
-            try StateDocument(self, StateQuery()).encode(to: encoder)
+            document = try StateDocument(self, StateQuery())
         } catch {
             preconditionFailure("a query for no customer names none that can be missing: \(error)")
         }
+        try document.encode(to: encoder)
     }
 }
 

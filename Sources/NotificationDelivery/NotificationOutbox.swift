@@ -163,7 +163,7 @@ public final class NotificationOutbox: Sendable {
     }
 
     public func record(notificationUUID: String) -> DeliveryRecord? {
-        queue.withLock { queue in queue.index[notificationUUID].flatMap(queue.slot).map { queue.records[$0] } }
+        queue.withLock { queue in queue.index[notificationUUID].flatMap { queue.slot(of: $0) }.map { queue.records[$0] } }
     }
 
     /// Where `notificationUUID` stands in queue order (0 for the first queued; dropped

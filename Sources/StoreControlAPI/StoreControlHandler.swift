@@ -12,16 +12,17 @@ import StrictJSON
 /// method, path and body and sends back what it answers.
 ///
 /// - Success: 200 with the action's `StoreActionResult` (the ids it created and the
-///   events it added); the state verb answers `StoreState.stateJSON()` with a `Link` to
-///   its schema.
+///   events it added); the state verb answers `StoreState.stateJSON(_:)` of a snapshot,
+///   narrowed by its query (`StateQueryParameters`), with a `Link` to its schema.
 /// - Refusal: `{"error": {"code", "field", "message"}}`, 400 for a body that does not
 ///   decode or an action the store refuses, 404 for a path that names no verb (the
 ///   error lists them) or an environment with no store, 405 for the wrong method.
 ///
 /// A request is decoded in full before the store is touched, and applied in one
-/// `LocalAppStore.write`, in which the store's action validates everything before it
-/// changes anything: a refused request leaves the store as it was, and concurrent
-/// requests are applied one after another.
+/// `LocalAppStore.write` (`advanceClock`: one move in parts, `LocalAppStore.advanceClock`),
+/// in which the store's action validates everything before it changes anything: a
+/// refused request leaves the store as it was, and concurrent requests are applied one
+/// after another.
 ///
 /// Bodies and answers: `Schemas/store-control.schema.json`.
 public struct StoreControlHandler: Sendable {

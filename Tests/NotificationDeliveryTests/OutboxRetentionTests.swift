@@ -42,9 +42,9 @@ final class OutboxRetentionTests: XCTestCase {
         XCTAssertNil(outbox.position(of: notification(0).notificationUUID), "a dropped record is no page's start")
 
         // Positions are those of the queue, dropped records counted: a page from a kept one starts at it.
-        let last = notification(24 * 120 - 21).notificationUUID
+        let last = notification(24 * 120 - 20).notificationUUID
         let position = try XCTUnwrap(outbox.position(of: last))
-        XCTAssertEqual(position, 24 * 120 - 21)
+        XCTAssertEqual(position, 24 * 120 - 20)
         let page = outbox.records(from: position, limit: 20) { _ in true }
         XCTAssertEqual(page.records.first?.notification.notificationUUID, last)
         XCTAssertEqual(page.records.count, 20)
