@@ -1,8 +1,9 @@
 import Foundation
 
-/// `scripts/bench store-stall [--customers N] [--seconds S]`: `forge serve` (release,
-/// `--quiet`, `--no-auth`) with a populated production store (10,000 customers unless
-/// told), then one `POST /forge/v1/advanceClock {"seconds": S}` (a year unless told)
+/// `scripts/bench store-stall [--subscribers N] [--seconds S]`: `forge serve` (release,
+/// `--quiet`, `--no-auth`, empty stores); N customers (10,000 unless told) each buy the
+/// monthly subscription through the control API, then one
+/// `POST /forge/v1/advanceClock {"seconds": S}` (a year unless told) renews them all
 /// while two threads of this process time `GET /health` and Get Transaction Info
 /// (`GET /inApps/v1/transactions/{id}`, a signed JWS) back to back, one request every
 /// 2 ms, each on its own keep-alive connection. Prints p50, p99 and the largest wait of
@@ -10,34 +11,30 @@ import Foundation
 /// events it made. The goal (issue 35): p99 < 50 ms during the move: the move renews
 /// in parts and releases the store's lock between them (`LocalAppStore.advanceClock`).
 func runStoreStallBench(_ arguments: [String]) {
-    var customers = 10_000, seconds = 31_536_000
+    var subscribers = 10_000, seconds = 31_536_000
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
         switch argument {
-        case "--customers": customers = iterator.next().flatMap(Int.init) ?? customers
+        case "--subscribers": subscribers = iterator.next().flatMap(Int.init) ?? subscribers
         case "--seconds": seconds = iterator.next().flatMap(Int.init) ?? seconds
         default:
-            print("usage: scripts/bench store-stall [--customers N] [--seconds S]")
+            print("usage: scripts/bench store-stall [--subscribers N] [--seconds S]")
             exit(64)
         }
     }
-    let forge = BenchForgeServer(suite: "store-stall", arguments: ["--quiet", "--no-auth", "--customers", String(customers)],
-                                 waitingFor: "\n", needsWrk: false)
-    let server = forge.process
-    func fail(_ message: String) -> Never {
-        print(message)
-        server.terminate()
-        exit(1)
+    let run = StoreBenchServer(suite: "store-stall", arguments: ["--customers", "0"])
+    let (forge, server, client) = (run.forge, run.forge.process, run.client)
+    var transaction = ""
+    for number in 0..<subscribers {
+        let body = #"{"customer": "subscriber-\#(number)", "productId": "com.example.receiptforge.subscription.monthly"}"#
+        guard let bought = client.request("POST", "/forge/v1/buyProduct", body: body), bought.status == 200 else {
+            run.fail("buyProduct failed for subscriber \(number)")
+        }
+        if number == 0, let answer = try? JSONDecoder().decode(BoughtAnswer.self, from: Data(bought.body)) {
+            transaction = answer.transactionIds[0]
+        }
     }
-    let client = BenchHTTPClient(base: forge.base)
-    guard let state = client.request("GET", "/forge/v1/state?eventsLimit=1"),
-          let document = try? JSONDecoder().decode(StateSummary.self, from: Data(state.body)),
-          let transaction = document.subscriptions.first?.latestTransactionId else {
-        fail("no store state from \(forge.base)")
-    }
-    print("store-stall: \(document.customers.count) customers, \(document.transactions.count) transactions, "
-          + "\(document.subscriptions.count) subscriptions; advanceClock by \(seconds) s; load (1 min) \(loadAverage())")
-
+    print("store-stall: \(subscribers) monthly subscribers; advanceClock by \(seconds) s; load (1 min) \(loadAverage())")
     let probers = [("GET /health", Prober(base: forge.base, path: "/health", expect: "ok")),
                    ("Get Transaction Info", Prober(base: forge.base, path: "/inApps/v1/transactions/\(transaction)", expect: "signedTransactionInfo"))]
     for (_, prober) in probers { prober.start() }
@@ -45,7 +42,7 @@ func runStoreStallBench(_ arguments: [String]) {
 
     let moveStart = monotonicNanoseconds()
     guard let moved = client.request("POST", "/forge/v1/advanceClock", body: #"{"seconds": \#(seconds)}"#), moved.status == 200 else {
-        fail("advanceClock failed")
+        run.fail("advanceClock failed")
     }
     let moveEnd = monotonicNanoseconds()
     usleep(200_000)
@@ -93,20 +90,9 @@ func runStoreSoakBench(_ arguments: [String]) {
             exit(64)
         }
     }
-    let forge = BenchForgeServer(suite: "store-soak", arguments: ["--quiet", "--no-auth", "--customers", String(customers), "--time-rate", rate],
-                                 waitingFor: "\n", needsWrk: false)
-    let server = forge.process
-    func fail(_ message: String) -> Never {
-        print(message)
-        server.terminate()
-        exit(1)
-    }
-    let client = BenchHTTPClient(base: forge.base)
-    guard let first = client.request("GET", "/forge/v1/state?eventsLimit=1"),
-          let document = try? JSONDecoder().decode(StateSummary.self, from: Data(first.body)),
-          let customer = document.customers.first?.customerId else {
-        fail("no store state from \(forge.base)")
-    }
+    let run = StoreBenchServer(suite: "store-soak", arguments: ["--customers", String(customers), "--time-rate", rate])
+    let (server, client, document) = (run.forge.process, run.client, run.document)
+    guard let customer = document.customers.first?.customerId else { run.fail("the store has no customers") }
     print("store-soak: \(document.customers.count) customers, \(document.subscriptions.count) subscriptions per store, "
           + "--time-rate \(rate), \(minutes) min; load (1 min) \(loadAverage())")
     print("\(pad("wall", 8, right: true))\(pad("RSS", 12, right: true))\(pad("peak RSS", 12, right: true))  \(pad("store date (production)", 24))"
@@ -117,7 +103,7 @@ func runStoreSoakBench(_ arguments: [String]) {
         let elapsed = Double(monotonicNanoseconds() - start) / 1e9
         guard let answer = client.request("GET", "/forge/v1/state?customer=\(customer)&eventsLimit=1"),
               let summary = try? JSONDecoder().decode(StateSummary.self, from: Data(answer.body)) else {
-            fail("no store state at \(Int(elapsed)) s")
+            run.fail("no store state at \(Int(elapsed)) s")
         }
         now = summary.now
         let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now) / 1_000))
@@ -130,21 +116,53 @@ func runStoreSoakBench(_ arguments: [String]) {
     // Once, at the end: the whole production state document (encoded outside the store's lock), timed.
     let asked = monotonicNanoseconds()
     guard let whole = client.request("GET", "/forge/v1/state"),
-          let totals = try? JSONDecoder().decode(StateTotals.self, from: Data(whole.body)) else { fail("no whole state document") }
+          let totals = try? JSONDecoder().decode(StateTotals.self, from: Data(whole.body)) else { run.fail("no whole state document") }
     print("the whole state document: \(whole.body.count / 1_048_576) MiB in \(formatDuration(Double(monotonicNanoseconds() - asked))): "
           + "\(totals.transactions.count) transactions, \(totals.events.count) events kept, \(totals.droppedEventCount ?? 0) dropped")
     for (prefix, days) in [("", 179), ("/sandbox", 29)] {
         let body = #"{"startDate": \#(now - Int64(days) * 86_400_000), "endDate": \#(now + 86_400_000)}"#
         let asked = monotonicNanoseconds()
-        guard let answer = client.request("POST", prefix + "/inApps/v1/notifications/history", body: body) else { fail("no history answer") }
+        guard let answer = client.request("POST", prefix + "/inApps/v1/notifications/history", body: body) else { run.fail("no history answer") }
         let took = Double(monotonicNanoseconds() - asked)
         let records = count(of: Array(#""signedPayload":"#.utf8), in: answer.body)
         print("Get Notification History\(prefix.isEmpty ? "" : " (sandbox)"), last \(days) days: \(answer.status), \(records) records, "
               + "hasMore \(String(decoding: answer.body, as: UTF8.self).contains(#""hasMore":true"#)), \(formatDuration(took))")
-        if answer.status != 200 || records == 0 { fail("history does not answer within its window") }
+        if answer.status != 200 || records == 0 { run.fail("history does not answer within its window") }
     }
     kill(server.processIdentifier, SIGTERM)
     server.waitUntilExit()
+}
+
+/// `forge serve --quiet --no-auth ARGUMENTS` for a store suite, a client of it, and its
+/// production state document (with one event).
+private struct StoreBenchServer {
+    let forge: BenchForgeServer
+    let client: BenchHTTPClient
+    let document: StateSummary
+
+    init(suite: String, arguments: [String]) {
+        forge = BenchForgeServer(suite: suite, arguments: ["--quiet", "--no-auth"] + arguments, waitingFor: "\n", needsWrk: false)
+        client = BenchHTTPClient(base: forge.base)
+        guard let state = client.request("GET", "/forge/v1/state?eventsLimit=1"),
+              let document = try? JSONDecoder().decode(StateSummary.self, from: Data(state.body)) else {
+            print("no store state from \(forge.base)")
+            forge.process.terminate()
+            exit(1)
+        }
+        self.document = document
+    }
+
+    /// Stops the server and exits 1 with `message`.
+    func fail(_ message: String) -> Never {
+        print(message)
+        forge.process.terminate()
+        exit(1)
+    }
+}
+
+/// What buyProduct answers, as far as the suite reads it.
+private struct BoughtAnswer: Decodable {
+    let transactionIds: [String]
 }
 
 /// What the suites read of a state document.

@@ -36,13 +36,8 @@ public final class NotificationOutbox: Sendable {
 
         /// Where the record at `position` is in `records`, if it is kept.
         func slot(of position: Int) -> Int? {
-            var low = 0
-            var high = positions.count
-            while low < high {
-                let middle = (low + high) / 2
-                if positions[middle] < position { low = middle + 1 } else { high = middle }
-            }
-            return low < positions.count && positions[low] == position ? low : nil
+            let slot = firstSlot(from: position)
+            return slot < positions.count && positions[slot] == position ? slot : nil
         }
 
         /// The first slot whose position is `position` or later.
