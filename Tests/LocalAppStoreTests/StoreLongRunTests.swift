@@ -95,6 +95,23 @@ final class StoreLongRunTests: XCTestCase {
         XCTAssertEqual(Array(state.events(since: state.eventCount - 1)).map(\.customerId), ["late"])
     }
 
+    /// A completed mass extension is kept as long as its RENEWAL_EXTENSION notifications
+    /// are in the history (Apple documents no period for its status), then dropped.
+    func testACompletedMassExtensionIsDroppedWithItsHistory() throws {
+        let store = LocalAppStore(StoreConfiguration(environment: .sandbox, start: start, customers: 0))
+        _ = try store.write { try $0.buyProduct(customer: "alice", productId: monthly) }
+        _ = try store.write {
+            try $0.extendRenewalDatesForAllActiveSubscribers(productId: monthly, days: 3, reason: .customerSatisfaction, requestIdentifier: "r1")
+        }
+        _ = try store.advanceClock { state throws(StoreError) in try state.clockTarget(by: 29 * StoreDuration.day) }
+        _ = try store.write { try $0.buyProduct(customer: "bob", productId: monthly) }
+        XCTAssertNoThrow(try store.read { state throws(StoreError) in try state.massExtensionStatus(productId: monthly, requestIdentifier: "r1") },
+                         "29 days on: still in the window")
+        _ = try store.advanceClock { state throws(StoreError) in try state.clockTarget(by: 2 * StoreDuration.day) }
+        _ = try store.write { try $0.buyProduct(customer: "carol", productId: monthly) }
+        XCTAssertEqual(store.read { $0.massExtensions.count }, 0, "31 days on: dropped")
+    }
+
     /// Signing past the CA's validity: a move past the certificates' notAfter is refused,
     /// naming both dates; a clock at a time rate stops there.
     func testTheClockDoesNotPassTheSigningCertificatesNotAfter() throws {
