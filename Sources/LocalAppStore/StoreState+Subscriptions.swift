@@ -284,7 +284,8 @@ extension StoreState {
 
     /// Moves the clock to `instant`: every renewal, failed renewal, grace period end and
     /// expiry due by then happens at its own date, earliest first (ties by subscription
-    /// order), and the clock stops at `instant`. At most `maximumClockMove` ahead.
+    /// order), and the clock stops at `instant`. At most `maximumClockMove` ahead, and not
+    /// past `signingCertificateNotAfter` (`clockTarget(to:)`).
     @discardableResult
     public mutating func advance(to instant: StoreInstant) throws(StoreError) -> StoreActionResult {
         _ = try clockTarget(to: instant)
