@@ -24,7 +24,15 @@ final class BenchHTTPClient: @unchecked Sendable {
     }
 
     /// Sends one request and answers the status and body; nil when the connection fails.
+    /// A kept-alive connection the server has closed meanwhile (it closes idle ones) is
+    /// opened again once.
     func request(_ method: String, _ path: String, body: String = "") -> (status: Int, body: [UInt8])? {
+        let reused = descriptor >= 0
+        if let answer = attempt(method, path, body: body) { return answer }
+        return reused ? attempt(method, path, body: body) : nil
+    }
+
+    private func attempt(_ method: String, _ path: String, body: String) -> (status: Int, body: [UInt8])? {
         if descriptor < 0, !open() { return nil }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n"
         if !body.isEmpty { request += "Content-Type: application/json\r\n" }
@@ -32,7 +40,7 @@ final class BenchHTTPClient: @unchecked Sendable {
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard count > 0 else { return reset() }
             sent += count
         }
