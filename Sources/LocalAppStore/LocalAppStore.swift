@@ -25,7 +25,8 @@ import ReceiptForge
 ///   not call back into the store (`store.write { _ in store.receipt(…) }`): the lock is
 ///   not recursive, so that deadlocks.
 /// - The clock moves in parts of at most `partSize` due entries (renewals, expiries…),
-///   releasing the lock between parts so other requests get in: `advanceClock` for a
+///   releasing the lock between parts and letting the requests waiting for it go first
+///   (`StoreTurns`: the lock itself is not fair): `advanceClock` for a
 ///   move an action asks for, and every access for the catch-up with a time rate. A
 ///   request that arrives during a long move sees the store as far as the move has got,
 ///   and a write then happens at that instant. Moves are made one after another; made in
@@ -39,6 +40,8 @@ public final class LocalAppStore: Sendable {
     private let moving = Locked(0)
     /// The most due entries one hold of the lock processes when the clock moves.
     public let partSize: Int
+    /// Lets waiting accesses in between the parts of a move.
+    private let turns = StoreTurns()
     /// The default state, kept (copy-on-write) so a reset does not rebuild it.
     private let initial: StoreState
     /// Where the store takes the passing of time from; nil: the clock moves only when an action says so.
@@ -151,12 +154,12 @@ public final class LocalAppStore: Sendable {
     /// The events recorded since the previous call, in order; empty without `startEventFeed()`.
     public func takeFedEvents() -> [FedEvent] {
         catchUpInParts()
-        return guarded.withLock { guarded in
+        return turns.access { guarded.withLock { guarded in
             _ = guarded.catchUp(clock, limit: partSize)
             guard let taken = guarded.fed, !taken.isEmpty else { return [] }
             guarded.fed = []
             return taken
-        }
+        } }
     }
 
     /// What the store was created with.
@@ -168,12 +171,14 @@ public final class LocalAppStore: Sendable {
     /// that runs several actions keeps those done before the one that threw.
     public func write<Result, Failure: Error>(_ body: (inout StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
         catchUpInParts()
-        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
-            _ = guarded.catchUp(clock, limit: partSize)
-            guarded.trim()
-            let before = guarded.state.eventCount
-            defer { guarded.feed(from: before) }
-            return try body(&guarded.state)
+        return try turns.access { () throws(Failure) -> Result in
+            try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+                _ = guarded.catchUp(clock, limit: partSize)
+                guarded.trim()
+                let before = guarded.state.eventCount
+                defer { guarded.feed(from: before) }
+                return try body(&guarded.state)
+            }
         }
     }
 
@@ -181,9 +186,11 @@ public final class LocalAppStore: Sendable {
     /// to encode or walk the whole state, take a `snapshot()`).
     public func read<Result, Failure: Error>(_ body: (StoreState) throws(Failure) -> Result) throws(Failure) -> Result {
         catchUpInParts()
-        return try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
-            _ = guarded.catchUp(clock, limit: partSize)
-            return try body(guarded.state)
+        return try turns.access { () throws(Failure) -> Result in
+            try guarded.withLock { (guarded: inout Guarded) throws(Failure) -> Result in
+                _ = guarded.catchUp(clock, limit: partSize)
+                return try body(guarded.state)
+            }
         }
     }
 
@@ -191,9 +198,11 @@ public final class LocalAppStore: Sendable {
     /// changes an array, which that write then copies), to read at length outside the lock.
     public func snapshot() -> StoreState {
         catchUpInParts()
-        return guarded.withLock { guarded in
-            _ = guarded.catchUp(clock, limit: partSize)
-            return guarded.state
+        return turns.access {
+            guarded.withLock { guarded in
+                _ = guarded.catchUp(clock, limit: partSize)
+                return guarded.state
+            }
         }
     }
 
@@ -214,12 +223,14 @@ public final class LocalAppStore: Sendable {
             }
             var result = StoreActionResult()
             while !guarded.withLock({ guarded -> Bool in
-                    guarded.read(clock)
+                guarded.read(clock)
                 guard guarded.resets == resets, let target = guarded.moveTarget else { return true }
                 guard guarded.step(toward: target, limit: partSize, into: &result) else { return false }
                 guarded.moveTarget = nil
                 return true
-            }) {}
+            }) {
+                turns.yield()
+            }
             return result
         }
     }
@@ -228,7 +239,9 @@ public final class LocalAppStore: Sendable {
     /// parts, until it owes nothing (at once when it has no source).
     private func catchUpInParts() {
         guard clock != nil else { return }
-        while !guarded.withLock({ $0.catchUp(clock, limit: partSize) }) {}
+        while !guarded.withLock({ $0.catchUp(clock, limit: partSize) }) {
+            turns.yield()
+        }
     }
 
     /// The receipt the customer's device would hold now (`StoreState.receiptForge`), as

@@ -58,6 +58,9 @@ public final class NotificationOutbox: Sendable {
         mutating func trim(_ retention: NotificationRetention) {
             guard queued - lookedOver >= max(256, records.count / 4) else { return }
             lookedOver = queued
+            // Records are queued about in date order: while the first is in the window, the
+            // look-over is left for the next time (it would let go of little or nothing).
+            guard let first = records.first, first.queuedDate < latest - retention.shortestWindow else { return }
             let expired = records.indices.filter { retention.lets(go: records[$0], at: latest) }
             guard !expired.isEmpty else { return }
             var keptRecords: [DeliveryRecord] = []

@@ -18,12 +18,27 @@ public struct NotificationRetention: Sendable, Hashable {
         self.sends = sends
     }
 
-    /// Whether `record` may be dropped when the store's now is `now`.
+    /// The shortest window a record of this outbox has: none younger is let go.
+    var shortestWindow: Int64 {
+        min(StoreRetention.notificationHistory(in: environment), StoreRetention.testNotificationStatus)
+    }
+
+    /// Whether `record` may be dropped when the store's now is `now`. The cheap checks
+    /// come first: the type (made from the event for a notification signed on demand) is
+    /// asked only of a record older than the shortest window.
     func lets(go record: DeliveryRecord, at now: StoreInstant) -> Bool {
-        guard !record.inFlight, record.nextAttemptDate == nil || (!sends && record.attempts.isEmpty) else { return false }
+        guard !record.inFlight, record.nextAttemptDate == nil || (!sends && record.attempts.isEmpty),
+              record.queuedDate < now.subtractingClamped(shortestWindow) else { return false }
         // TEST is Apple's notificationType of a test notification (Request a Test Notification).
         let window = StoreRetention.window(testNotification: record.notification.typeAndSubtype == "TEST", in: environment)
-        let (cutoff, overflow) = now.subtractingReportingOverflow(window)
-        return !overflow && record.queuedDate < cutoff
+        return record.queuedDate < now.subtractingClamped(window)
+    }
+}
+
+private extension Int64 {
+    /// `self - other`, or `Int64.min` below it (`other` is never negative here).
+    func subtractingClamped(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? .min : difference
     }
 }
