@@ -114,8 +114,8 @@ public final class LocalAppStore: Sendable {
         }
     }
 
-    /// Due entries per part of a move: about a millisecond of work at the store's speed,
-    /// so a request waits for the lock no longer than that.
+    /// Due entries per part of a move: a few milliseconds of work (120,000 renewals took
+    /// 1.6–2 s in `scripts/bench store-stall`), so a request waits for the lock no longer.
     public static let defaultPartSize = 256
 
     /// A store in its default state for `configuration` (its default population of customers and history).
