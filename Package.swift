@@ -113,7 +113,7 @@ let package = Package(
         // MARK: The local App Store
         // One app's store (products, customers, transactions, subscriptions, clock, events): the one
         // model the Server API, notifications and receipts are derived from. No HTTP.
-        .target(name: "LocalAppStore", dependencies: ["AppInput", "ForgeSupport", "ReceiptForge", "StoreKit2"]),
+        .target(name: "LocalAppStore", dependencies: ["AppInput", "BER", "ForgeCA", "ForgeSupport", "ReceiptForge", "StoreKit2"]),
         // What the Server API and the control API answer, for any transport to send, and the
         // production and sandbox path prefixes both route by. No HTTP.
         .target(name: "APIMessage", dependencies: ["AppInput"]),

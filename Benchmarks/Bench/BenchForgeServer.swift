@@ -14,9 +14,13 @@ struct BenchForgeServer {
     let wrk: String
 
     /// Starts `forge serve ARGUMENTS` and reads its output until `marker` (the banner
-    /// line that comes last for these arguments) and `otherMarker` have both appeared.
-    init(suite: String, arguments: [String], waitingFor marker: String, alsoWaitingFor otherMarker: String = "") {
-        guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+    /// line that comes last for these arguments) and `otherMarker` have both appeared. A
+    /// suite that sends its own requests (`BenchHTTPClient`) does without wrk (`needsWrk:
+    /// false`; `wrk` is then empty).
+    init(suite: String, arguments: [String], waitingFor marker: String, alsoWaitingFor otherMarker: String = "",
+         needsWrk: Bool = true) {
+        let found = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile)
+        guard let wrk = found ?? (needsWrk ? nil : "") else {
             print("scripts/bench \(suite) needs wrk (Debian: apt-get install wrk)")
             exit(69)
         }

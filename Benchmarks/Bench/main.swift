@@ -21,6 +21,10 @@ let usage = """
       notify   forge serve --notify-url to a local webhook: notifications signed and delivered per second (a
                backlog of retries), RSS with 100,000 notifications in history (--notifications N)
       store-load  build the local App Store's default population (--customers N, default 100000): time and peak RSS
+      store-stall forge serve (10,000 customers): /health and Get Transaction Info p50/p99 while one advanceClock moves a
+               year (--customers N, --seconds S)
+      store-soak  forge serve at a time rate left alone: RSS every 30 s, then Get Notification History within its window
+               (--customers N, default 1000; --time-rate R, default oneRenewalEveryTwoSeconds; --minutes M, default 10; --every S)
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -47,6 +51,10 @@ case "notify":
     runNotifyBench(Array(arguments.dropFirst()))
 case "store-load":
     runStoreLoadBench(Array(arguments.dropFirst()))
+case "store-stall":
+    runStoreStallBench(Array(arguments.dropFirst()))
+case "store-soak":
+    runStoreSoakBench(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 64)

@@ -269,8 +269,21 @@ struct ForgeServeResponder: HTTPResponder {
         }
         // The store tells its channel of the write (advanceClock included, which may make
         // retries due though it records no event): the notifications are queued already.
-        let answer = control.respond(method: request.method.rawValue, path: request.uri.path, body: body)
+        let answer = await Self.offThePool { [control] in
+            control.respond(method: request.method.rawValue, path: request.uri.string, body: body)
+        }
         return response(answer, &line)
+    }
+
+    /// Runs `work` on a Dispatch thread and waits for it without holding a thread of
+    /// Swift's cooperative pool (two on a two-core machine): a control request may take
+    /// long (an `advanceClock` of a year over 10,000 subscribers, the state of a large
+    /// store), and meanwhile the pool must serve every other request, the courier and the
+    /// ticker.
+    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     /// A handler's answer as Hummingbird's response; its `logDetail` (nil: "ok") is the log line's verdict.

@@ -65,6 +65,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidState
         /// The clock may only move forward.
         case clockMovesForward
+        /// The clock would pass the `notAfter` of the certificates the store signs with
+        /// (`StoreState.signingCertificateNotAfter`): Apple's verifier would refuse every
+        /// JWS and receipt signed after it.
+        case pastSigningCertificate
     }
 
     /// What was refused.

@@ -10,30 +10,105 @@ extension StoreState: Encodable {
     /// The state document.
     public func stateJSON() -> [UInt8] { StoreKit2JSON.encode(self) }
 
-    private enum CodingKeys: String, CodingKey {
-        case version, bundleId, appAppleId, environment, seed, start, now
-        case products, customers, transactions, subscriptions, massExtensions, events
+    /// The state document narrowed by `query` (one customer, a page of events);
+    /// `customerNotFound` for a customer the store does not have. Encode a `snapshot()`,
+    /// not inside `LocalAppStore.read`: a large store takes long to encode.
+    public func stateJSON(_ query: StateQuery) throws(StoreError) -> [UInt8] {
+        StoreKit2JSON.encode(try StateDocument(self, query))
     }
 
     /// Encodes the state document (`Schemas/store-state.schema.json`).
     public func encode(to encoder: any Encoder) throws {
+        let document: StateDocument
+        do throws(StoreError) {
+            document = try StateDocument(self, StateQuery())
+        } catch {
+            preconditionFailure("a query for no customer names none that can be missing: \(error)")
+        }
+        try document.encode(to: encoder)
+    }
+}
+
+/// What a state document is asked to show (`GET /forge/v1/state?customer=…&eventsFrom=…&eventsLimit=…`):
+/// by default everything.
+public struct StateQuery: Sendable, Hashable {
+    /// Only this customer: their customer record, transactions, subscriptions and events.
+    public var customer: String?
+    /// Events from this sequence number on (1: from the first).
+    public var eventsFrom: Int
+    /// At most this many events; nil: every one from `eventsFrom` on. When the page stops
+    /// early the document's `nextEventsFrom` says where the next page starts.
+    public var eventsLimit: Int?
+
+    public init(customer: String? = nil, eventsFrom: Int = 1, eventsLimit: Int? = nil) {
+        self.customer = customer
+        self.eventsFrom = eventsFrom
+        self.eventsLimit = eventsLimit
+    }
+}
+
+/// The state document of a state and a query.
+private struct StateDocument: Encodable {
+    let state: StoreState
+    /// The customer the document is narrowed to, by index.
+    let customer: Int32?
+    let events: [StoreEvent]
+    let nextEventsFrom: Int?
+
+    init(_ state: StoreState, _ query: StateQuery) throws(StoreError) {
+        self.state = state
+        customer = try query.customer.map { id throws(StoreError) in try state.customerIndex(id) }
+        let first = min(state.events.count, max(0, query.eventsFrom - 1 - state.droppedEventCount))
+        var page: [StoreEvent] = []
+        var next: Int?
+        for event in state.events[first...] where query.customer == nil || event.customerId == query.customer {
+            if let limit = query.eventsLimit, page.count >= limit {
+                next = event.sequence
+                break
+            }
+            page.append(event)
+        }
+        events = page
+        nextEventsFrom = next
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, bundleId, appAppleId, environment, seed, start, now
+        case products, customers, transactions, subscriptions, massExtensions, events
+        case droppedEventCount, nextEventsFrom
+    }
+
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Self.stateFormatVersion, forKey: .version)
+        let configuration = state.configuration
+        try container.encode(StoreState.stateFormatVersion, forKey: .version)
         try container.encode(configuration.app.bundleIdentifier, forKey: .bundleId)
         try container.encode(configuration.appAppleId, forKey: .appAppleId)
         try container.encode(configuration.environment.rawValue, forKey: .environment)
         try container.encode(configuration.seed, forKey: .seed)
         try container.encode(configuration.start, forKey: .start)
-        try container.encode(now, forKey: .now)
-        try container.encode(products.map { ProductJSON($0, groups: groups) }, forKey: .products)
+        try container.encode(state.now, forKey: .now)
+        try container.encode(state.products.map { ProductJSON($0, groups: state.groups) }, forKey: .products)
         var customerList = container.nestedUnkeyedContainer(forKey: .customers)
-        for customer in customers { try customerList.encode(CustomerJSON(customer)) }
         var transactionList = container.nestedUnkeyedContainer(forKey: .transactions)
-        for transaction in transactions { try transactionList.encode(TransactionJSON(transaction, in: self)) }
         var subscriptionList = container.nestedUnkeyedContainer(forKey: .subscriptions)
-        for subscription in subscriptions { try subscriptionList.encode(SubscriptionJSON(subscription, in: self)) }
-        try container.encode(massExtensions, forKey: .massExtensions)
+        if let customer {
+            try customerList.encode(CustomerJSON(state.customers[Int(customer)]))
+            for index in state.customers[Int(customer)].transactions {
+                try transactionList.encode(TransactionJSON(state.transactions[Int(index)], in: state))
+            }
+            for subscription in state.subscriptions where subscription.customer == customer {
+                try subscriptionList.encode(SubscriptionJSON(subscription, in: state))
+            }
+        } else {
+            for customer in state.customers { try customerList.encode(CustomerJSON(customer)) }
+            for transaction in state.transactions { try transactionList.encode(TransactionJSON(transaction, in: state)) }
+            for subscription in state.subscriptions { try subscriptionList.encode(SubscriptionJSON(subscription, in: state)) }
+        }
+        try container.encode(state.massExtensions, forKey: .massExtensions)
         try container.encode(events, forKey: .events)
+        if state.droppedEventCount > 0 { try container.encode(state.droppedEventCount, forKey: .droppedEventCount) }
+        try container.encodeIfPresent(nextEventsFrom, forKey: .nextEventsFrom)
     }
 }
 

@@ -175,7 +175,7 @@ extension StoreState {
                                           extendReasonCode: reason, storefrontCountryCodes: storefrontCountryCodes,
                                           complete: true, completeDate: now, succeededCount: succeeded, failedCount: failed)
         massExtensions.append(massExtension)
-        let event = StoreEvent(sequence: events.count + 1, date: now,
+        let event = StoreEvent(sequence: eventCount + 1, date: now,
                                kind: .renewalExtensionSummary(requestIdentifier: requestIdentifier, succeeded: succeeded, failed: failed),
                                customerId: "", productId: productId, transactionNumber: nil, originalTransactionNumber: nil,
                                subject: StoreEventSubject(massExtension: massExtension))

@@ -1,3 +1,6 @@
+import BER
+import ForgeCA
+
 /// When a failed renewal takes effect.
 /// Why `expireSubscription` ends a subscription: the reasons a test can choose (billing
 /// and price-increase expiries come from their own actions).
@@ -258,26 +261,42 @@ extension StoreState {
     /// Moves the clock forward by `milliseconds`, processing what falls due on the way.
     @discardableResult
     public mutating func advance(by milliseconds: Int64) throws(StoreError) -> StoreActionResult {
+        try advance(to: clockTarget(by: milliseconds))
+    }
+
+    /// The instant a move of the clock by `milliseconds` goes to, or why it cannot move so.
+    public func clockTarget(by milliseconds: Int64) throws(StoreError) -> StoreInstant {
         guard milliseconds >= 0 else {
             throw StoreError(.clockMovesForward, field: "milliseconds", "\(milliseconds) is negative: the clock only moves forward")
         }
         let (target, overflow) = now.addingReportingOverflow(milliseconds)
         guard !overflow else { throw StoreError(.invalidValue, field: "milliseconds", "\(milliseconds) moves the clock past the end of time") }
-        return try advance(to: target)
+        return try clockTarget(to: target)
     }
 
-    /// The longest move of the clock in one call: ten years of 366 days. A move renews
-    /// every subscription once per period on the way, under the store's lock, so a move
-    /// to the end of time (`{"to": 9223372036854775807}`) would renew weekly
-    /// subscriptions for ages, hold the lock and grow without bound; a longer move is
-    /// made in steps.
+    /// The longest move of the clock one action may ask for: ten years of 366 days. A move
+    /// renews every subscription once per period on the way, so a move to the end of time
+    /// (`{"to": 9223372036854775807}`) would renew weekly subscriptions for ages and grow
+    /// without bound; a longer move is asked for in steps. (The clock catching up with a
+    /// time rate is not limited: it moves as far as the source did, in bounded parts,
+    /// `LocalAppStore`.)
     public static let maximumClockMove: Int64 = StoreDuration.days(10 * 366)
 
     /// Moves the clock to `instant`: every renewal, failed renewal, grace period end and
     /// expiry due by then happens at its own date, earliest first (ties by subscription
-    /// order), and the clock stops at `instant`. At most `maximumClockMove` ahead.
+    /// order), and the clock stops at `instant`. At most `maximumClockMove` ahead, and not
+    /// past `signingCertificateNotAfter` (`clockTarget(to:)`).
     @discardableResult
     public mutating func advance(to instant: StoreInstant) throws(StoreError) -> StoreActionResult {
+        _ = try clockTarget(to: instant)
+        var result = StoreActionResult()
+        _ = advance(toward: instant, processingAtMost: .max, into: &result)
+        return result
+    }
+
+    /// `instant` when the clock may move there (not back, at most `maximumClockMove`
+    /// ahead), or why it may not.
+    public func clockTarget(to instant: StoreInstant) throws(StoreError) -> StoreInstant {
         guard instant >= now else {
             throw StoreError(.clockMovesForward, field: "instant", "\(instant) is before the store's now \(now): the clock only moves forward")
         }
@@ -285,16 +304,43 @@ extension StoreState {
         guard !overflow, distance <= Self.maximumClockMove else {
             throw StoreError(.invalidValue, field: "instant", "\(instant) is more than \(Self.maximumClockMove) ms (ten years) after the store's now \(now): move the clock in steps")
         }
-        var result = StoreActionResult()
+        guard instant <= Self.signingCertificateNotAfter else {
+            throw StoreError(.pastSigningCertificate, field: "instant",
+                             "\(instant) (\(ASN1Time(secondsSince1970: instant / 1_000))) is after \(Self.signingCertificateNotAfter) "
+                             + "(\(AuthorityProfile.caNotAfter)), the notAfter of the certificates the store signs with: "
+                             + "Apple's verifier would refuse every JWS and receipt signed then")
+        }
+        return instant
+    }
+
+    /// The last instant the store's signatures verify at: the `notAfter` of the forge's
+    /// CA and of the leaf certificates it issues for the store's JWS and receipts
+    /// (`AuthorityProfile.caNotAfter`), in milliseconds. A move of the clock past it is
+    /// refused (`pastSigningCertificate`), and the clock at a time rate stops there
+    /// (`LocalAppStore`), so that no answer is signed by an expired certificate.
+    public static let signingCertificateNotAfter: StoreInstant = AuthorityProfile.caNotAfter.secondsSince1970 * 1_000
+
+    /// One bounded part of a move of the clock to `instant` (not before `now`): processes
+    /// at most `limit` due entries (renewals, failed renewals, grace period ends,
+    /// expiries), earliest first, and answers true once the clock stands at `instant`.
+    /// It answers false after the `limit`th, with the clock at that entry's date: what is
+    /// due later, or at the same date but later in the queue, waits for the next call,
+    /// which goes on exactly where this one stopped. A move made in any number of parts
+    /// makes the same renewals, in the same order, with the same ids, as one `advance(to:)`
+    /// (`LocalAppStore` moves in parts so that other requests get the lock in between).
+    mutating func advance(toward instant: StoreInstant, processingAtMost limit: Int, into result: inout StoreActionResult) -> Bool {
+        var processed = 0
         while let first = dueQueue.first, first.date <= instant {
+            if processed == limit { return false }
             let entry = dueQueue.removeFirst()
             guard subscriptions.indices.contains(Int(entry.subscription)),
                   subscriptions[Int(entry.subscription)].dueGeneration == entry.generation else { continue }
             now = max(now, entry.date)
             processDue(entry.subscription, into: &result)
+            processed += 1
         }
-        now = instant
-        return result
+        now = max(now, instant)
+        return true
     }
 
     /// What happens when the clock reaches a subscription's due date.

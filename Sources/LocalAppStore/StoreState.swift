@@ -34,8 +34,12 @@ public struct StoreState: Sendable {
     /// identifier: the same request sent again is answered as the first time, not done twice.
     var singleExtensions: [SingleExtensionKey: StoreActionResult] = [:]
     /// What happened since the store was created or reset (the default population's
-    /// history is state, not events), oldest first.
+    /// history is state, not events), oldest first; those older than the history window
+    /// may have been dropped (`droppedEventCount`, `StoreState+Retention`).
     public internal(set) var events: [StoreEvent] = []
+    /// How many of the oldest events were dropped from `events` (`dropHistory(before:)`):
+    /// `events[0]` has the sequence number `droppedEventCount + 1`.
+    public internal(set) var droppedEventCount = 0
 
     var random: DeterministicRandom
     var transactionCounter: UInt64 = 0
@@ -285,7 +289,7 @@ public struct StoreState: Sendable {
 
     mutating func record(_ kind: StoreEvent.Kind, customer: Int32, transaction: Int32?, into result: inout StoreActionResult) {
         let record = transaction.map { transactions[Int($0)] }
-        let event = StoreEvent(sequence: events.count + 1, date: now, kind: kind, customerId: customerId(customer),
+        let event = StoreEvent(sequence: eventCount + 1, date: now, kind: kind, customerId: customerId(customer),
                                productId: record.map { product($0.product).id },
                                transactionNumber: record?.transactionId, originalTransactionNumber: record?.originalTransactionId,
                                subject: transaction.map { eventSubject(transaction: $0) })

@@ -11,19 +11,88 @@ import LocalAppStore
 public final class NotificationOutbox: Sendable {
     private let queue = Locked(Queue())
     public let schedule: RetrySchedule
+    /// How long settled records are kept; nil: for ever.
+    public let retention: NotificationRetention?
 
     private struct Queue {
-        /// Every notification queued, in queue order.
+        /// The notifications kept, in queue order (those dropped by `retention` are gone).
         var records: [DeliveryRecord] = []
-        /// Each `notificationUUID`'s position in `records`.
+        /// Each kept record's position in queue order, counting dropped ones: 0 for the
+        /// first ever queued. Ascending; a position never changes, so pagination tokens
+        /// and claims stay valid while older records are dropped.
+        var positions: [Int] = []
+        /// How many notifications were ever queued (the next one's position).
+        var queued = 0
+        /// Each kept `notificationUUID`'s position.
         var index: [String: Int] = [:]
         /// Attempts scheduled and not claimed, earliest first: a history of many delivered
         /// notifications, or many waiting for a retry, costs a claim nothing.
         var pending = DueAttempts()
+        /// The latest instant a notification was queued at: the store's now, as far as
+        /// the outbox knows, from which the retention windows are counted.
+        var latest: StoreInstant = .min
+        /// `queued` when the records were last looked over for dropping.
+        var lookedOver = 0
+
+        /// Where the record at `position` is in `records`, if it is kept.
+        func slot(of position: Int) -> Int? {
+            let slot = firstSlot(from: position)
+            return slot < positions.count && positions[slot] == position ? slot : nil
+        }
+
+        /// The first slot whose position is `position` or later.
+        func firstSlot(from position: Int) -> Int {
+            var low = 0
+            var high = positions.count
+            while low < high {
+                let middle = (low + high) / 2
+                if positions[middle] < position { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// Drops the records `retention` lets go. The records are looked over once a
+        /// quarter as many (and at least 256) were queued since the last time, so a
+        /// notification costs a bounded amount of looking over, and at most that many
+        /// more are kept than the windows hold.
+        mutating func trim(_ retention: NotificationRetention) {
+            guard queued - lookedOver >= max(256, records.count / 4) else { return }
+            lookedOver = queued
+            // Records are queued about in date order: while the first is in the window, the
+            // look-over is left for the next time (it would let go of little or nothing).
+            guard let first = records.first, first.queuedDate < latest - retention.shortestWindow else { return }
+            let expired = records.indices.filter { retention.lets(go: records[$0], at: latest) }
+            guard !expired.isEmpty else { return }
+            var keptRecords: [DeliveryRecord] = []
+            var keptPositions: [Int] = []
+            keptRecords.reserveCapacity(records.count - expired.count)
+            keptPositions.reserveCapacity(records.count - expired.count)
+            var droppedPending = false
+            var next = 0
+            for slot in records.indices {
+                if next < expired.count, expired[next] == slot {
+                    next += 1
+                    index[records[slot].notification.notificationUUID] = nil
+                    droppedPending = droppedPending || records[slot].nextAttemptDate != nil
+                } else {
+                    keptRecords.append(records[slot])
+                    keptPositions.append(positions[slot])
+                }
+            }
+            records = keptRecords
+            positions = keptPositions
+            if droppedPending {
+                // Unsent records of a channel that sends nothing: their scheduled attempts go too.
+                let kept = pending.elements.filter { slot(of: $0.position) != nil }
+                pending.removeAll()
+                for attempt in kept { pending.insert(attempt) }
+            }
+        }
     }
 
-    public init(schedule: RetrySchedule) {
+    public init(schedule: RetrySchedule, retention: NotificationRetention? = nil) {
         self.schedule = schedule
+        self.retention = retention
     }
 
     /// An attempt handed to a courier: the notification, which attempt it is (1 for the
@@ -34,15 +103,21 @@ public final class NotificationOutbox: Sendable {
         public let attemptDate: StoreInstant
     }
 
-    /// Queues a notification whose first attempt is due at `date`.
+    /// Queues a notification whose first attempt is due at `date`, and drops the records
+    /// `retention` lets go as of `date`.
     public func enqueue(_ notification: OutgoingNotification, at date: StoreInstant) throws(NotificationOutboxError) {
         try queue.withLock { (queue: inout Queue) throws(NotificationOutboxError) in
             guard queue.index[notification.notificationUUID] == nil else {
                 throw .duplicateNotificationUUID(notification.notificationUUID)
             }
-            queue.index[notification.notificationUUID] = queue.records.count
-            queue.pending.insert(.init(date: date, position: queue.records.count))
+            let position = queue.queued
+            queue.queued += 1
+            queue.index[notification.notificationUUID] = position
+            queue.pending.insert(.init(date: date, position: position))
             queue.records.append(DeliveryRecord(notification: notification, queuedDate: date))
+            queue.positions.append(position)
+            queue.latest = max(queue.latest, date)
+            if let retention { queue.trim(retention) }
         }
     }
 
@@ -55,9 +130,10 @@ public final class NotificationOutbox: Sendable {
             var claims: [Claim] = []
             while claims.count < limit, let first = queue.pending.first, first.date <= now {
                 let item = queue.pending.removeFirst()
-                queue.records[item.position].inFlight = true
-                claims.append(Claim(notification: queue.records[item.position].notification,
-                                    attempt: queue.records[item.position].attempts.count + 1, attemptDate: item.date))
+                guard let slot = queue.slot(of: item.position) else { continue }
+                queue.records[slot].inFlight = true
+                claims.append(Claim(notification: queue.records[slot].notification,
+                                    attempt: queue.records[slot].attempts.count + 1, attemptDate: item.date))
             }
             return claims
         }
@@ -67,28 +143,29 @@ public final class NotificationOutbox: Sendable {
     /// the schedule has one left.
     public func record(_ claim: Claim, result: SendAttemptResult, detail: String) {
         queue.withLock { queue in
-            guard let position = queue.index[claim.notification.notificationUUID], queue.records[position].inFlight,
-                  queue.records[position].attempts.count + 1 == claim.attempt else {
+            guard let position = queue.index[claim.notification.notificationUUID], let slot = queue.slot(of: position),
+                  queue.records[slot].inFlight, queue.records[slot].attempts.count + 1 == claim.attempt else {
                 preconditionFailure("\(claim.notification.notificationUUID) attempt \(claim.attempt) was not claimed")
             }
-            queue.records[position].inFlight = false
-            queue.records[position].attempts.append(SendAttempt(attemptDate: claim.attemptDate, sendAttemptResult: result, detail: detail))
-            queue.records[position].nextAttemptDate = result == .success
+            queue.records[slot].inFlight = false
+            queue.records[slot].attempts.append(SendAttempt(attemptDate: claim.attemptDate, sendAttemptResult: result, detail: detail))
+            queue.records[slot].nextAttemptDate = result == .success
                 ? nil : schedule.nextAttempt(after: claim.attempt, at: claim.attemptDate)
-            if let next = queue.records[position].nextAttemptDate { queue.pending.insert(.init(date: next, position: position)) }
+            if let next = queue.records[slot].nextAttemptDate { queue.pending.insert(.init(date: next, position: position)) }
         }
     }
 
-    /// Every notification queued so far, in queue order.
+    /// Every notification kept, in queue order.
     public var allRecords: [DeliveryRecord] {
         queue.withLock { $0.records }
     }
 
     public func record(notificationUUID: String) -> DeliveryRecord? {
-        queue.withLock { queue in queue.index[notificationUUID].map { queue.records[$0] } }
+        queue.withLock { queue in queue.index[notificationUUID].flatMap { queue.slot(of: $0) }.map { queue.records[$0] } }
     }
 
-    /// Where `notificationUUID` stands in queue order (0 for the first queued).
+    /// Where `notificationUUID` stands in queue order (0 for the first queued; dropped
+    /// records count), or nil when it was never queued or has been dropped.
     public func position(of notificationUUID: String) -> Int? {
         queue.withLock { $0.index[notificationUUID] }
     }
@@ -102,17 +179,22 @@ public final class NotificationOutbox: Sendable {
     /// milliseconds) does not hold up the courier or the requests queueing notifications
     /// meanwhile; the first of them to write pays one copy of the array instead.
     public func records(from start: Int, limit: Int, where isIncluded: (DeliveryRecord) -> Bool) -> (records: [DeliveryRecord], next: String?) {
-        let snapshot = queue.withLock { $0.records }
+        let (snapshot, first) = queue.withLock { queue in (queue.records, queue.firstSlot(from: start)) }
         var page: [DeliveryRecord] = []
-        for position in max(0, start)..<max(max(0, start), snapshot.count) where isIncluded(snapshot[position]) {
-            if page.count == limit { return (page, snapshot[position].notification.notificationUUID) }
-            page.append(snapshot[position])
+        for slot in first..<max(first, snapshot.count) where isIncluded(snapshot[slot]) {
+            if page.count == limit { return (page, snapshot[slot].notification.notificationUUID) }
+            page.append(snapshot[slot])
         }
         return (page, nil)
     }
 
-    /// How many notifications were queued.
+    /// How many notifications were ever queued (dropped ones included).
     public var count: Int {
+        queue.withLock { $0.queued }
+    }
+
+    /// How many notifications are kept (`retention` drops the others).
+    public var keptCount: Int {
         queue.withLock { $0.records.count }
     }
 

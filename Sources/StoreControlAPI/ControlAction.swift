@@ -13,6 +13,8 @@ public struct ControlAction: Sendable {
         case write(@Sendable (inout StoreState) throws(StoreError) -> StoreActionResult)
         /// resetToDefaultState: the store swaps in its kept default state, no rebuild under the lock.
         case reset
+        /// advanceClock: a move in parts, the lock released between them (`LocalAppStore.advanceClock`).
+        case advanceClock(AdvanceClockRequest)
     }
 
     /// Decodes `body` as `verb`'s request (an empty body counts as `{}`). The read-only
@@ -69,7 +71,7 @@ public struct ControlAction: Sendable {
             change = .write { state throws(StoreError) in try state.acceptPriceIncrease(originalTransactionId: request.originalTransactionId) }
         case .advanceClock:
             let request = try Self.decode(AdvanceClockRequest.self, from: body)
-            change = .write { state throws(StoreError) in try request.apply(to: &state) }
+            change = .advanceClock(request)
         case .clearTransactions:
             let request = try Self.decode(CustomerRequest.self, from: body)
             change = .write { state throws(StoreError) in try state.clearTransactions(customer: request.customer) }
@@ -81,7 +83,8 @@ public struct ControlAction: Sendable {
         }
     }
 
-    /// Applies the action in one write; a refusal by the store changes nothing.
+    /// Applies the action in one write (a move of the clock in parts); a refusal by the
+    /// store changes nothing.
     public func perform(on store: LocalAppStore) throws(ControlError) -> StoreActionResult {
         switch change {
         case .reset:
@@ -90,6 +93,12 @@ public struct ControlAction: Sendable {
         case .write(let action):
             do throws(StoreError) {
                 return try store.write(action)
+            } catch {
+                throw ControlError(error)
+            }
+        case .advanceClock(let request):
+            do throws(StoreError) {
+                return try request.apply(to: store)
             } catch {
                 throw ControlError(error)
             }

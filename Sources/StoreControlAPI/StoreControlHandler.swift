@@ -12,16 +12,17 @@ import StrictJSON
 /// method, path and body and sends back what it answers.
 ///
 /// - Success: 200 with the action's `StoreActionResult` (the ids it created and the
-///   events it added); the state verb answers `StoreState.stateJSON()` with a `Link` to
-///   its schema.
+///   events it added); the state verb answers `StoreState.stateJSON(_:)` of a snapshot,
+///   narrowed by its query (`StateQueryParameters`), with a `Link` to its schema.
 /// - Refusal: `{"error": {"code", "field", "message"}}`, 400 for a body that does not
 ///   decode or an action the store refuses, 404 for a path that names no verb (the
 ///   error lists them) or an environment with no store, 405 for the wrong method.
 ///
 /// A request is decoded in full before the store is touched, and applied in one
-/// `LocalAppStore.write`, in which the store's action validates everything before it
-/// changes anything: a refused request leaves the store as it was, and concurrent
-/// requests are applied one after another.
+/// `LocalAppStore.write` (`advanceClock`: one move in parts, `LocalAppStore.advanceClock`),
+/// in which the store's action validates everything before it changes anything: a
+/// refused request leaves the store as it was, and concurrent requests are applied one
+/// after another.
 ///
 /// Bodies and answers: `Schemas/store-control.schema.json`.
 public struct StoreControlHandler: Sendable {
@@ -41,8 +42,9 @@ public struct StoreControlHandler: Sendable {
     /// Where the state document's schema is named (`Link: <…>; rel="describedby"`).
     public static let stateSchemaIdentifier = "urn:receipt-forge:schema:store-state"
 
-    /// Answers one request. `path` is the request target's path (a query is ignored);
-    /// an empty body counts as `{}`.
+    /// Answers one request. `path` is the request target: its path, and for the state
+    /// verb a query (`StateQueryParameters`; other verbs ignore one); an empty body
+    /// counts as `{}`.
     public func respond(method: String, path: String, body: [UInt8]) -> APIResponse {
         guard let route = ControlPath(path) else {
             return ControlError(.notFound, field: "path",
@@ -62,8 +64,16 @@ public struct StoreControlHandler: Sendable {
         do throws(ControlError) {
             if verb == .state {
                 _ = try decode(EmptyRequest.self, from: body)
-                return .json(200, store.read { $0.stateJSON() },
-                             headers: [.init("Link", "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\"")])
+                let query = try StateQueryParameters.parse(path)
+                // Encoded from a copy-on-write snapshot, outside the store's lock: a large
+                // store takes long to encode, and requests must not wait for it.
+                let document: [UInt8]
+                do throws(StoreError) {
+                    document = try store.snapshot().stateJSON(query)
+                } catch {
+                    throw ControlError(error)
+                }
+                return .json(200, document, headers: [.init("Link", "<\(Self.stateSchemaIdentifier)>; rel=\"describedby\"")])
             }
             if verb == .receipt {
                 return try receipt(body: body, from: store)

@@ -35,8 +35,14 @@ struct AdvanceClockRequest: Decodable {
         }
     }
 
-    /// The store names the amount `milliseconds` or `instant`; a refusal names the member the request gave.
-    func apply(to state: inout StoreState) throws(StoreError) -> StoreActionResult {
+    /// Moves the store's clock as asked, in parts (`LocalAppStore.advanceClock`).
+    func apply(to store: LocalAppStore) throws(StoreError) -> StoreActionResult {
+        try store.advanceClock { state throws(StoreError) in try target(in: state) }
+    }
+
+    /// The instant the clock is to move to. The store names the amount `milliseconds` or
+    /// `instant`; a refusal names the member the request gave.
+    func target(in state: StoreState) throws(StoreError) -> StoreInstant {
         do throws(StoreError) {
             switch amount {
             case .seconds(let seconds):
@@ -44,11 +50,11 @@ struct AdvanceClockRequest: Decodable {
                 guard !overflow else {
                     throw StoreError(.invalidValue, field: "seconds", "\(seconds) seconds is past the end of time")
                 }
-                return try state.advance(by: milliseconds)
+                return try state.clockTarget(by: milliseconds)
             case .milliseconds(let milliseconds):
-                return try state.advance(by: milliseconds)
+                return try state.clockTarget(by: milliseconds)
             case .to(let instant):
-                return try state.advance(to: instant)
+                return try state.clockTarget(to: instant)
             }
         } catch {
             var renamed = error

@@ -47,7 +47,8 @@ public final class NotificationChannel: StoreEventConsumer {
     public init(store: LocalAppStore, url: String?) throws(EventFeedError) {
         self.store = store
         self.url = url
-        outbox = NotificationOutbox(schedule: .of(store.configuration.environment))
+        outbox = NotificationOutbox(schedule: .of(store.configuration.environment),
+                                    retention: NotificationRetention(environment: store.configuration.environment, sends: url != nil))
         signing = NotificationSigning(NotificationSigner(configuration: store.configuration))
         let wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeUps = wake.stream
@@ -127,7 +128,6 @@ public final class NotificationChannel: StoreEventConsumer {
             } catch {
                 preconditionFailure("test notification numbers are unique per channel: \(error)")
             }
-            tests.tokens.insert(token)
             return token
         }
         wake()
@@ -141,7 +141,9 @@ public final class NotificationChannel: StoreEventConsumer {
         guard UUID(uuidString: token) != nil else {
             throw NotificationChannelError(.notATestNotificationToken, "'\(token)' is not a test notification token (a UUID)")
         }
-        guard queueing.withLock({ $0.tokens.contains(token) }), let record = outbox.record(notificationUUID: token),
+        // The outbox keeps a TEST notification's record as long as Apple answers about it
+        // (StoreRetention.testNotificationStatus); no list of tokens of its own.
+        guard let record = outbox.record(notificationUUID: token), record.notification.typeAndSubtype == NotificationKind.test.description,
               !record.attempts.isEmpty else {
             throw NotificationChannelError(.testNotificationNotFound, "no test notification \(token) has been sent in \(environment.rawValue)")
         }
@@ -160,10 +162,9 @@ public final class NotificationChannel: StoreEventConsumer {
         (notification.payloadSource as? EventNotificationSource)?.event
     }
 
-    /// The TEST notifications requested so far, and their tokens.
+    /// The TEST notifications requested so far.
     private struct TestNotifications {
         var count = 0
-        var tokens: Set<String> = []
     }
 }
 

@@ -20,15 +20,11 @@ struct NotificationHistoryQuery {
     var transactionId: String?
     var onlyFailures: Bool
 
-    /// How far back the history reaches. Apple's Get Notification History page: "Notification
-    /// history is available for the past 180 days in the production environment, and the past
-    /// 30 days in the sandbox environment"
-    /// (https://developer.apple.com/documentation/appstoreserverapi/get-notification-history).
+    /// How far back the history reaches: 180 days in production, 30 in the sandbox
+    /// (`StoreRetention.notificationHistory`, which cites Apple's page; the outbox keeps
+    /// records as long).
     static func maximumAge(in environment: AppEnvironment) -> Int64 {
-        switch environment {
-        case .production: return StoreDuration.days(180)
-        case .sandbox: return StoreDuration.days(30)
-        }
+        StoreRetention.notificationHistory(in: environment)
     }
 
     /// Records per page ("the next set of up to 20 notification history records").

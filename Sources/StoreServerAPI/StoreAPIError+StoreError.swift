@@ -32,7 +32,7 @@ extension StoreAPIError {
         // Apple names the two consumption-percentage errors (ConsumptionPercentage page) but
         // gives them no number, nor do its libraries' APIError enums: 4000000.
         case .invalidValue, .customerNotFound, .productNotFound, .invalidState, .clockMovesForward,
-             .undeliveredConsumptionPercentageNonZero, .consumptionPercentageAutoRenewableSubscription: return nil
+             .undeliveredConsumptionPercentageNonZero, .consumptionPercentageAutoRenewableSubscription, .pastSigningCertificate: return nil
         }
     }
 }

@@ -53,6 +53,16 @@ final class ControlAPIServeTests: XCTestCase {
             XCTAssertEqual(try bad.json()["error"]?["field"]?.stringValue, "productId", bad.text)
             let after = try await server.send("/sandbox/forge/v1/state", method: "GET")
             XCTAssertEqual(after.body, before.body)
+
+            // The state's query reaches the handler through the server: one customer, or a refusal naming the parameter.
+            let narrowed = try await server.send("/sandbox/forge/v1/state?customer=customer-000001&eventsLimit=1", method: "GET")
+            XCTAssertEqual(narrowed.http, 200, narrowed.text)
+            XCTAssertEqual(try narrowed.json()["customers"]?.arrayValue?.compactMap { $0["customerId"]?.stringValue }, ["customer-000001"])
+            XCTAssertEqual(try narrowed.json()["events"]?.arrayValue?.count, 1)
+            XCTAssertEqual(try narrowed.json()["nextEventsFrom"]?.intValue, 2, "the refund's event is the next page")
+            let misspelt = try await server.send("/sandbox/forge/v1/state?customers=customer-000001", method: "GET")
+            XCTAssertEqual(misspelt.http, 400, misspelt.text)
+            XCTAssertEqual(try misspelt.json()["error"]?["field"]?.stringValue, "query", misspelt.text)
         }
     }
 

@@ -126,6 +126,14 @@ final class ControlRefusalTests: XCTestCase {
         try harness.refused("advanceClock", #"{"to": 9223372036854775807}"#, code: "invalidValue", field: "to")
         try harness.refused("advanceClock", #"{"milliseconds": \#(StoreState.maximumClockMove + 1)}"#, code: "invalidValue", field: "milliseconds")
         try harness.ok("advanceClock", #"{"milliseconds": \#(StoreState.maximumClockMove)}"#)
+        // Past the notAfter of the certificates the store signs with, Apple's verifier would refuse every JWS it signs.
+        while harness.production.read({ StoreState.signingCertificateNotAfter - $0.now }) > StoreState.maximumClockMove {
+            try harness.ok("advanceClock", #"{"milliseconds": \#(StoreState.maximumClockMove)}"#)
+        }
+        let late = try harness.refused("advanceClock", #"{"to": \#(StoreState.signingCertificateNotAfter + 1_000)}"#,
+                                       code: "pastSigningCertificate", field: "to")
+        XCTAssertTrue(late.error.message.contains("2099-12-31T23:59:59Z"), late.error.message)
+        try harness.ok("advanceClock", #"{"to": \#(StoreState.signingCertificateNotAfter)}"#)
     }
 
     static func unknownVerbsAndPathsAre404(_ harness: ControlHarness) throws {

@@ -16,6 +16,7 @@ final class ControlVerbTests: XCTestCase {
     func testAdvanceClockBySecondsMillisecondsAndToAnInstant() throws { try Self.advanceClockBySecondsMillisecondsAndToAnInstant(ControlHarness()) }
     func testClearTransactionsAndResetToDefaultState() throws { try Self.clearTransactionsAndResetToDefaultState(ControlHarness()) }
     func testStateIsTheStoresJSONWithAPointerToItsSchema() throws { try Self.stateIsTheStoresJSONWithAPointerToItsSchema(ControlHarness()) }
+    func testStateNarrowsToACustomerAndPagesTheEvents() throws { try Self.stateNarrowsToACustomerAndPagesTheEvents(ControlHarness()) }
     func testReceiptHoldsTheCustomersTransactionsAtTheStoresInstant() throws {
         try Self.receiptHoldsTheCustomersTransactionsAtTheStoresInstant(ControlHarness())
     }
@@ -31,6 +32,7 @@ final class ControlVerbTests: XCTestCase {
             advanceClockBySecondsMillisecondsAndToAnInstant,
             clearTransactionsAndResetToDefaultState,
             stateIsTheStoresJSONWithAPointerToItsSchema,
+            stateNarrowsToACustomerAndPagesTheEvents,
             receiptHoldsTheCustomersTransactionsAtTheStoresInstant,
         ]
     }
@@ -202,7 +204,52 @@ final class ControlVerbTests: XCTestCase {
         XCTAssertEqual(response.header("Link"), "<urn:receipt-forge:schema:store-state>; rel=\"describedby\"")
         let schema = try JSONValue(contentsOf: JSONSchemaOracle.schemaURL("store-state"))
         XCTAssertEqual(schema["$id"]?.stringValue, StoreControlHandler.stateSchemaIdentifier)
-        XCTAssertEqual(harness.send("GET", "/forge/v1/state?pretty=1").body, response.body, "a query is ignored")
+        // A parameter the state verb does not have is refused, not ignored: a misspelt filter must not answer the whole store.
+        let unknown = harness.send("GET", "/forge/v1/state?pretty=1")
+        XCTAssertEqual(unknown.status, 400)
+        XCTAssertTrue(String(decoding: unknown.body, as: UTF8.self).contains("'pretty' is not a parameter of state"))
+    }
+
+    /// `?customer=` narrows the document to one customer; `eventsFrom` and `eventsLimit`
+    /// page the events (review finding 2: no request has to take the whole store).
+    static func stateNarrowsToACustomerAndPagesTheEvents(_ harness: ControlHarness) throws {
+        let alice = try harness.ok("buyProduct", #"{"customer": "alice", "productId": "\#(monthly)"}"#)
+        try harness.ok("buyProduct", #"{"customer": "bob", "productId": "\#(pro)"}"#)
+        try harness.ok("advanceClock", #"{"seconds": 8000000}"#)
+        let whole = try JSONParser.parse(harness.send("GET", "/forge/v1/state").body)
+        let narrowed = harness.send("GET", "/forge/v1/state?customer=alice")
+        XCTAssertEqual(narrowed.status, 200)
+        let document = try JSONParser.parse(narrowed.body)
+        XCTAssertEqual(document["customers"]?.arrayValue?.compactMap { $0["customerId"]?.stringValue }, ["alice"])
+        let transactions = document["transactions"]?.arrayValue ?? []
+        XCTAssertEqual(transactions.count, 4, "the purchase and three renewals")
+        XCTAssertTrue(transactions.allSatisfy { $0["customerId"]?.stringValue == "alice" })
+        XCTAssertEqual(document["subscriptions"]?.arrayValue?.compactMap { $0["originalTransactionId"]?.stringValue }, [alice.transactionIds[0]])
+        let events = document["events"]?.arrayValue ?? []
+        XCTAssertEqual(events.count, 4)
+        XCTAssertTrue(events.allSatisfy { $0["customerId"]?.stringValue == "alice" })
+        XCTAssertEqual(whole["events"]?.arrayValue?.count, 5, "bob's purchase too")
+        XCTAssertEqual(document["products"], whole["products"])
+
+        // Pages of two events: 1–2, 3–4, 5.
+        var pages: [[JSONValue]] = []
+        var from = 1
+        while true {
+            let page = try JSONParser.parse(harness.send("GET", "/forge/v1/state?eventsFrom=\(from)&eventsLimit=2").body)
+            pages.append(page["events"]?.arrayValue ?? [])
+            guard let next = page["nextEventsFrom"]?.intValue else { break }
+            from = next
+        }
+        XCTAssertEqual(pages.map(\.count), [2, 2, 1])
+        XCTAssertEqual(pages.flatMap { $0 }, whole["events"]?.arrayValue)
+        XCTAssertNil(whole["nextEventsFrom"], "no page, no next")
+
+        for (query, field) in [("customer=nobody", "customer"), ("eventsFrom=0", "eventsFrom"), ("eventsLimit=x", "eventsLimit"),
+                               ("eventsLimit=100001", "eventsLimit"), ("customer=alice&customer=bob", "customer"), ("custom=alice", "query")] {
+            let refused = harness.send("GET", "/forge/v1/state?\(query)")
+            XCTAssertEqual(refused.status, 400, query)
+            XCTAssertEqual(try JSONParser.parse(refused.body)["error"]?["field"]?.stringValue, field, query)
+        }
     }
 
     /// The receipt verb's answer.

@@ -37,6 +37,7 @@ final class StoreErrorMappingTests: XCTestCase {
         .appTransactionDoesNotExist: 4_040_019,
         .invalidState: nil,
         .clockMovesForward: nil,
+        .pastSigningCertificate: nil,
     ]
 
     func testEveryStoreCodeHasItsAppleError() {
