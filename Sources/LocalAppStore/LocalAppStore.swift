@@ -211,7 +211,10 @@ public final class LocalAppStore: Sendable {
                 let before = guarded.state.eventCount
                 defer {
                     guarded.feed(from: before)
-                    consumer = guarded.consumerToTell()
+                    // Told after every write, events or not: a write may make retries due with
+                    // none (advanceClock), and the consumer is what wakes their courier.
+                    _ = guarded.consumerToTell()
+                    consumer = guarded.consumer
                 }
                 return try body(&guarded.state)
             }
@@ -258,10 +261,16 @@ public final class LocalAppStore: Sendable {
             while true {
                 let (done, consumer) = guarded.withLock { guarded -> (Bool, (any StoreEventConsumer)?) in
                     guarded.read(clock)
-                    guard guarded.resets == resets, let target = guarded.moveTarget else { return (true, guarded.consumerToTell()) }
+                    guard guarded.resets == resets, let target = guarded.moveTarget else {
+                        _ = guarded.consumerToTell()
+                        return (true, guarded.consumer)
+                    }
                     guard guarded.step(toward: target, limit: partSize, into: &result) else { return (false, guarded.consumerToTell()) }
                     guarded.moveTarget = nil
-                    return (true, guarded.consumerToTell())
+                    // The last part tells the consumer, events or not: the move may have made
+                    // retries due with none, and the consumer is what wakes their courier.
+                    _ = guarded.consumerToTell()
+                    return (true, guarded.consumer)
                 }
                 // Each part's events are queued as the part ends, outside the lock.
                 consumer?.storeChanged(self)
