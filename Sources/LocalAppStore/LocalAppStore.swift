@@ -158,8 +158,9 @@ public final class LocalAppStore: Sendable {
 
     /// Makes `consumer` the owner of the store's events: from now on every event the store
     /// records (by any write, and by the clock catching up at a time rate) is kept until
-    /// the consumer takes it (`takeFedEvents(as:)`), and the consumer is told after each
-    /// access that may have recorded some (`StoreEventConsumer`). How a server sees each
+    /// the consumer takes it (`takeFedEvents(as:)`), and the consumer is told, once the lock
+    /// is let go, after every write, every part of a move that recorded events and the end
+    /// of every move, and every catch-up of the clock that recorded events (`StoreEventConsumer`). How a server sees each
     /// event once, in order, whoever caused it, with no transport in between.
     ///
     /// Attaching the same consumer again does nothing; another one, while the first is
