@@ -107,7 +107,7 @@ public struct JWSCase: FixtureCase, Hashable {
         givesAppAppleId = environment == .production
     }
 
-    /// What Apple's Swift library answers the file (``SwiftLibraryVerdict``, which says
+    /// What Apple's Swift library answers the file (`SwiftLibraryVerdict`, which says
     /// where and why it differs from ``expected``, the Python library's status).
     public var swiftLibrary: SwiftLibraryVerdict {
         switch flaw {

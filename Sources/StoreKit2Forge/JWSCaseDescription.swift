@@ -35,7 +35,7 @@ public struct JWSCaseDescription: Codable, Hashable, Sendable {
         /// verified with the same settings as its kind.
         public var nested: [String: JWSVerificationStatus]?
         /// What Apple's Swift library answers, where it is not the same as `status`
-        /// (``SwiftLibraryVerdict``); absent where the two libraries agree.
+        /// (`SwiftLibraryVerdict`); absent where the two libraries agree.
         public var swiftLibrary: SwiftLibraryVerdict?
 
         public init(status: JWSVerificationStatus, nested: [String: JWSVerificationStatus]? = nil,
