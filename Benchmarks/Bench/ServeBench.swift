@@ -71,17 +71,8 @@ func runServeBench(_ arguments: [String]) {
 
     var total = 0
     func run(connections: Int, seconds: Int, url: String = url, script: URL = script) -> WrkResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: wrk)
-        process.arguments = ["-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-s", script.path, url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let result = WrkResult(text)
+        let result = runWrk(wrk, connections: connections, seconds: seconds, script: script, url: url)
         total += result.requests
-        if result.errors > 0 { print("  wrk: \(result.errors) non-2xx answers or socket errors (\(connections) connections)") }
         return result
     }
 
@@ -150,6 +141,22 @@ func runServeBench(_ arguments: [String]) {
     kill(server.processIdentifier, SIGTERM)
     server.waitUntilExit()
     print("SIGTERM to exit: \(formatDuration(Double(monotonicNanoseconds() - stopping))), exit status \(server.terminationStatus)")
+}
+
+/// One `wrk -t 2 --latency` run of `seconds` at `connections` with the Lua `script`;
+/// prints the count of non-2xx answers and socket errors when there are any.
+func runWrk(_ wrk: String, connections: Int, seconds: Int, script: URL, url: String) -> WrkResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: wrk)
+    process.arguments = ["-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-s", script.path, url]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let result = WrkResult(text)
+    if result.errors > 0 { print("  wrk: \(result.errors) non-2xx answers or socket errors (\(connections) connections)") }
+    return result
 }
 
 /// curl's output for `arguments`; nil when curl cannot be started.

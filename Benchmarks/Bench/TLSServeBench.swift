@@ -59,17 +59,7 @@ func runTLSServeBench(_ arguments: [String]) {
         wrk.headers["Authorization"] = "Bearer \(token)"
         """.utf8).write(to: script)
     func wrk(_ url: String, seconds: Int) -> WrkResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: forge.wrk)
-        process.arguments = ["-t", "2", "-c", "32", "-d", "\(seconds)s", "--latency", "-s", script.path, url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let result = WrkResult(text)
-        if result.errors > 0 { print("  wrk: \(result.errors) non-2xx answers or socket errors") }
-        return result
+        runWrk(forge.wrk, connections: 32, seconds: seconds, script: script, url: url)
     }
     /// h2load's requests/s and the p50 and p99 of its per-request log (microseconds).
     func h2(_ url: String, count: Int) -> (perSecond: Double, p50: Double, p99: Double) {
