@@ -1,3 +1,5 @@
+import StoreServerAPI
+
 /// `GET /forge/console` (`?environment=sandbox` for the sandbox store): one page, no CDN
 /// and no build step, that shows a store and drives it through the control API it already
 /// has: the clock with buttons to move it, a form per control verb, the subscriptions with
@@ -9,10 +11,9 @@ enum ConsolePage {
 
     /// Why the page's query is refused (anything but `environment=production|sandbox`), or nil.
     static func refusal(query: String?) -> String? {
-        for item in (query ?? "").split(separator: "&") where !item.isEmpty {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == "environment", ["production", "sandbox"].contains(parts[1]) else {
-                return "query '\(item)': the console takes environment=production or environment=sandbox only"
+        for item in ServerAPIRequest.queryItems(query ?? "") {
+            guard item.name == "environment", ["production", "sandbox"].contains(item.value) else {
+                return "query '\(item.name)=\(item.value)': the console takes environment=production or environment=sandbox only"
             }
         }
         return nil

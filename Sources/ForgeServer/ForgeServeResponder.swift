@@ -329,13 +329,12 @@ struct ForgeServeResponder: HTTPResponder {
                             body: .init(byteBuffer: ByteBuffer(string: "the request journal answers GET\n")))
         }
         var limit = journal.capacity
-        for item in (request.uri.query ?? "").split(separator: "&") where !item.isEmpty {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == "limit", let value = Int(parts[1]), value >= 1 else {
+        for item in ServerAPIRequest.queryItems(request.uri.query ?? "") {
+            guard item.name == "limit", let value = Int(item.value), value >= 1 else {
                 line.http = 400
                 line.verdict = "bad journal query"
                 return Response(status: .badRequest, headers: [.contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "query '\(item)': the journal takes limit=N (N ≥ 1) only\n")))
+                                body: .init(byteBuffer: ByteBuffer(string: "query '\(item.name)=\(item.value)': the journal takes limit=N (N ≥ 1) only\n")))
             }
             limit = min(value, journal.capacity)
         }
